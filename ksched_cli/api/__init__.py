@@ -1,0 +1,1 @@
+"""Kubernetes API objects as the scheduler reads them."""

@@ -1,0 +1,137 @@
+"""Resource lists and the pod request arithmetic of v1.30 (pkg/api/v1/resource.PodRequests)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+
+from ..errors import ObjectError
+from .fields import Raw, mapping
+from .quantity import QuantityError, ceil_int, milli_value, parse_quantity, scheduler_amount
+
+CPU = "cpu"
+MEMORY = "memory"
+EPHEMERAL_STORAGE = "ephemeral-storage"
+PODS = "pods"
+DEFAULT_MILLI_CPU_REQUEST = 100
+DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
+
+ExactList = dict[str, Fraction]
+
+
+def parse_resource_list(raw: Raw, key: str, path: str) -> ExactList:
+    out: ExactList = {}
+    for name, value in mapping(raw, key, path).items():
+        try:
+            out[str(name)] = parse_quantity(value)
+        except (QuantityError, TypeError) as exc:
+            raise ObjectError(f"{path}.{key}.{name}", str(exc)) from None
+    return out
+
+
+def _add(into: ExactList, other: Mapping[str, Fraction]) -> None:
+    for k, v in other.items():
+        into[k] = into.get(k, Fraction(0)) + v
+
+
+def _max(into: ExactList, other: Mapping[str, Fraction]) -> None:
+    for k, v in other.items():
+        if k not in into or v > into[k]:
+            into[k] = v
+
+
+def _non_missing(reqs: Mapping[str, Fraction], defaults: Mapping[str, Fraction]) -> ExactList:
+    out = dict(reqs)
+    for k, v in defaults.items():
+        if k not in reqs:
+            out[k] = v
+    return out
+
+
+NON_ZERO_DEFAULTS: Mapping[str, Fraction] = {
+    CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000),
+    MEMORY: Fraction(DEFAULT_MEMORY_REQUEST),
+}
+
+
+def pod_requests(
+    containers: Iterable[ExactList],
+    init_containers: Iterable[tuple[ExactList, bool]],
+    overhead: ExactList | None,
+    non_missing: Mapping[str, Fraction] | None = None,
+) -> ExactList:
+    """Sum of containers, max with init containers (sidecars accumulate), plus overhead.
+
+    ``init_containers`` yields (requests, is_restartable_sidecar).
+    """
+    reqs: ExactList = {}
+    for c in containers:
+        _add(reqs, _non_missing(c, non_missing) if non_missing else c)
+    sidecars: ExactList = {}
+    init_max: ExactList = {}
+    for c, restartable in init_containers:
+        creqs = _non_missing(c, non_missing) if non_missing else c
+        if restartable:
+            _add(reqs, creqs)
+            _add(sidecars, creqs)
+            effective = dict(sidecars)
+        else:
+            effective = dict(creqs)
+            _add(effective, sidecars)
+        _max(init_max, effective)
+    _max(reqs, init_max)
+    if overhead:
+        _add(reqs, overhead)
+    return reqs
+
+
+def to_scheduler_units(exact: Mapping[str, Fraction]) -> dict[str, int]:
+    return {k: scheduler_amount(k, v) for k, v in exact.items()}
+
+
+def _nonzero_cpu_mem(reqs: Mapping[str, Fraction]) -> tuple[int, int]:
+    """schedutil.GetNonzeroRequests: defaults only where cpu/memory are missing, not zero."""
+    cpu = milli_value(reqs[CPU]) if CPU in reqs else DEFAULT_MILLI_CPU_REQUEST
+    mem = ceil_int(reqs[MEMORY]) if MEMORY in reqs else DEFAULT_MEMORY_REQUEST
+    return cpu, mem
+
+
+def node_cache_non_zero(
+    containers: Iterable[ExactList],
+    init_containers: Iterable[tuple[ExactList, bool]],
+    overhead: ExactList | None,
+) -> tuple[int, int]:
+    """NodeInfo's NonZeroRequested contribution (framework.calculateResource).
+
+    Regular containers are summed; each init container's effective request (with the
+    sidecars before it) only takes part in a max, so sidecars are not summed here.
+    """
+    cpu = mem = 0
+    for c in containers:
+        dc, dm = _nonzero_cpu_mem(c)
+        cpu, mem = cpu + dc, mem + dm
+    init_cpu = init_mem = 0
+    sidecars: ExactList = {}
+    for c, restartable in init_containers:
+        if restartable:
+            _add(sidecars, c)
+            effective = dict(sidecars)
+        else:
+            effective = dict(c)
+            _add(effective, sidecars)
+        dc, dm = _nonzero_cpu_mem(effective)
+        init_cpu, init_mem = max(init_cpu, dc), max(init_mem, dm)
+    cpu, mem = max(cpu, init_cpu), max(mem, init_mem)
+    if overhead:
+        if CPU in overhead:
+            cpu += milli_value(overhead[CPU])
+        if MEMORY in overhead:
+            mem += ceil_int(overhead[MEMORY])
+    return cpu, mem
+
+
+def is_scalar_resource(name: str) -> bool:
+    """schedutil.IsScalarResourceName: extended, prefixed-native, hugepages, attachable volumes."""
+    if name.startswith(("hugepages-", "attachable-volumes-")):
+        return True
+    return "/" in name and not name.startswith("requests.")

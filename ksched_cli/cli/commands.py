@@ -1,0 +1,14 @@
+"""The registry of sub-commands, one module each."""
+
+from __future__ import annotations
+
+import click
+
+from .plan_cmd import plan
+from .plugins_cmd import plugins
+from .profiles_cmd import profiles
+from .validate_cmd import validate
+
+ALL: list[click.Command] = []
+
+ALL += [plan, validate, profiles, plugins]

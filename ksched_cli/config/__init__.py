@@ -1,0 +1,1 @@
+"""KubeSchedulerConfiguration: load, default, validate (kept apart from the engine)."""

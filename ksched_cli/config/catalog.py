@@ -1,0 +1,163 @@
+"""Every plugin ksched knows: the extension points it implements, its args type, its defaults.
+
+This is the single source of truth the config layer validates against; the engine's
+plugin registry must cover exactly these names. Extension points were read off each
+v1.30 plugin's methods (an interface is implemented when its methods exist), not off
+the default configuration, because multiPoint expansion follows the methods.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .types import EXTENSION_POINTS
+
+KUBE_ORIGIN = "kube-scheduler v1.30"
+COSCHEDULING_ORIGIN = "scheduler-plugins v0.30"
+
+# The framework's Go interface names, used verbatim in its error messages.
+GO_INTERFACE = {
+    "preEnqueue": "PreEnqueuePlugin",
+    "queueSort": "QueueSortPlugin",
+    "preFilter": "PreFilterPlugin",
+    "filter": "FilterPlugin",
+    "postFilter": "PostFilterPlugin",
+    "preScore": "PreScorePlugin",
+    "score": "ScorePlugin",
+    "reserve": "ReservePlugin",
+    "permit": "PermitPlugin",
+    "preBind": "PreBindPlugin",
+    "bind": "BindPlugin",
+    "postBind": "PostBindPlugin",
+}
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    name: str
+    points: tuple[str, ...]  # in EXTENSION_POINTS order
+    args_kind: str | None  # e.g. "DefaultPreemptionArgs"; None when the plugin takes no args
+    default_weight: int | None  # score weight in the default multiPoint set (None: not scored)
+    in_defaults: bool  # part of v1.30's default multiPoint plugin set
+    origin: str
+    summary: str
+
+    def implements(self, point: str) -> bool:
+        return point in self.points
+
+
+def _info(
+    name: str,
+    points: str,
+    summary: str,
+    *,
+    args: bool = False,
+    weight: int | None = None,
+    default: bool = True,
+    origin: str = KUBE_ORIGIN,
+) -> PluginInfo:
+    wanted = set(points.split())
+    unknown = wanted - set(EXTENSION_POINTS)
+    if unknown:  # a typo here would silently drop an extension point
+        raise ValueError(f"unknown extension points for {name}: {sorted(unknown)}")
+    ordered = tuple(p for p in EXTENSION_POINTS if p in wanted)
+    return PluginInfo(
+        name, ordered, f"{name}Args" if args else None, weight, default, origin, summary
+    )
+
+
+_PLUGINS = [
+    _info("SchedulingGates", "preEnqueue", "holds pods that still have spec.schedulingGates"),
+    _info("PrioritySort", "queueSort", "orders the queue by priority, then arrival time"),
+    _info("NodeUnschedulable", "filter", "rejects nodes with spec.unschedulable unless tolerated"),
+    _info("NodeName", "filter", "honours spec.nodeName"),
+    _info(
+        "TaintToleration",
+        "filter preScore score",
+        "taints vs tolerations; prefers nodes with fewer PreferNoSchedule taints",
+        weight=3,
+    ),
+    _info(
+        "NodeAffinity",
+        "preFilter filter preScore score",
+        "nodeSelector and node affinity (plus addedAffinity from args)",
+        args=True,
+        weight=2,
+    ),
+    _info("NodePorts", "preFilter filter", "host port conflicts"),
+    _info(
+        "NodeResourcesFit",
+        "preFilter filter preScore score",
+        "resource requests fit; scores by the configured scoring strategy",
+        args=True,
+        weight=1,
+    ),
+    _info("VolumeRestrictions", "preFilter filter", "volume access-mode and disk conflicts"),
+    _info("EBSLimits", "preFilter filter", "AWS EBS attach limit (in-tree volumes)"),
+    _info("GCEPDLimits", "preFilter filter", "GCE PD attach limit (in-tree volumes)"),
+    _info("NodeVolumeLimits", "preFilter filter", "CSI attach limits from CSINode"),
+    _info("AzureDiskLimits", "preFilter filter", "Azure disk attach limit (in-tree volumes)"),
+    _info(
+        "CinderLimits",
+        "preFilter filter",
+        "OpenStack Cinder attach limit (registered, not in the default set)",
+        default=False,
+    ),
+    _info(
+        "VolumeBinding",
+        "preFilter filter preScore score reserve preBind",
+        "binds PVCs; scoring needs VolumeCapacityPriority, which is off in v1.30",
+        args=True,
+        weight=1,
+    ),
+    _info("VolumeZone", "preFilter filter", "volume topology zone constraints"),
+    _info(
+        "PodTopologySpread",
+        "preFilter filter preScore score",
+        "topologySpreadConstraints, with cluster default constraints from args",
+        args=True,
+        weight=2,
+    ),
+    _info(
+        "InterPodAffinity",
+        "preFilter filter preScore score",
+        "pod affinity and anti-affinity",
+        args=True,
+        weight=2,
+    ),
+    _info("DefaultPreemption", "postFilter", "preempts lower-priority pods", args=True),
+    _info(
+        "NodeResourcesBalancedAllocation",
+        "preScore score",
+        "prefers nodes whose resource usage stays balanced",
+        args=True,
+        weight=1,
+    ),
+    _info("ImageLocality", "score", "prefers nodes that already have the images", weight=1),
+    _info("DefaultBinder", "bind", "binds the pod to the chosen node"),
+    _info(
+        "DynamicResources",
+        "preEnqueue preFilter filter postFilter preScore reserve preBind postBind",
+        "DynamicResourceAllocation gate is off in v1.30: registered but does nothing",
+        default=False,
+    ),
+    _info(
+        "Coscheduling",
+        "queueSort preFilter postFilter reserve permit",
+        "gang scheduling of PodGroups (all-or-nothing at Permit)",
+        args=True,
+        default=False,
+        origin=COSCHEDULING_ORIGIN,
+    ),
+]
+
+CATALOG: dict[str, PluginInfo] = {p.name: p for p in _PLUGINS}
+
+
+def lookup(name: str) -> PluginInfo | None:
+    return CATALOG.get(name)
+
+
+def plugins_with_args() -> dict[str, str]:
+    """Plugin name -> args kind, for every plugin that takes args."""
+    return {p.name: p.args_kind for p in _PLUGINS if p.args_kind is not None}

@@ -1,0 +1,147 @@
+"""The v1 KubeSchedulerConfiguration as read from a file, before and after defaulting.
+
+Plugin args stay plain dicts in their v1 shape (``None`` vs empty matters to
+validation, e.g. VolumeBinding's ``shape``); they become typed objects from
+``args.py`` only once the configuration is known to be valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .problems import child
+from .types import EXTENSION_POINTS
+
+API_VERSION = "kubescheduler.config.k8s.io/v1"
+KIND = "KubeSchedulerConfiguration"
+MULTI_POINT = "multiPoint"
+# Order of the v1 Plugins struct; multiPoint comes last there.
+PLUGIN_SET_KEYS = (*EXTENSION_POINTS, MULTI_POINT)
+
+
+@dataclass
+class PluginEntry:
+    name: str
+    weight: int | None = None
+    origin: str | None = None  # path of this entry in the file; None for built-in defaults
+
+
+@dataclass
+class PluginSet:
+    enabled: list[PluginEntry] = field(default_factory=list)
+    disabled: list[PluginEntry] = field(default_factory=list)
+
+    def disabled_names(self) -> set[str]:
+        return {p.name for p in self.disabled}
+
+
+@dataclass
+class PluginConfig:
+    name: str
+    args: dict[str, Any] | None
+    origin: str | None = None  # None when defaulting added the entry
+
+
+@dataclass
+class ProfileV1:
+    path: str  # "profiles[0]"
+    scheduler_name: str | None = None
+    percentage_of_nodes_to_score: int | None = None
+    plugins: dict[str, PluginSet] | None = None
+    plugin_config: list[PluginConfig] = field(default_factory=list)
+
+    def plugin_set(self, key: str) -> PluginSet:
+        return (self.plugins or {}).get(key) or PluginSet()
+
+    def args_entry(self, name: str) -> PluginConfig | None:
+        return next((c for c in self.plugin_config if c.name == name), None)
+
+
+@dataclass
+class ConfigV1:
+    parallelism: int | None = None
+    leader_election: dict[str, Any] = field(default_factory=dict)
+    client_connection: dict[str, Any] = field(default_factory=dict)
+    enable_profiling: bool | None = None
+    enable_contention_profiling: bool | None = None
+    percentage_of_nodes_to_score: int | None = None
+    pod_initial_backoff_seconds: int | None = None
+    pod_max_backoff_seconds: int | None = None
+    profiles: list[ProfileV1] = field(default_factory=list)
+    extenders: list[dict[str, Any]] = field(default_factory=list)
+    delay_cache_until_active: bool = False
+
+
+def _map(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _plugins(raw: list[Any], path: str) -> list[PluginEntry]:
+    out = []
+    for i, item in enumerate(raw):
+        item = _map(item)
+        out.append(PluginEntry(item.get("name") or "", item.get("weight"), child(path, i)))
+    return out
+
+
+def decode_plugins(raw: Mapping[str, Any], path: str) -> dict[str, PluginSet]:
+    sets = {}
+    for key in PLUGIN_SET_KEYS:
+        entry = _map(raw.get(key))
+        base = child(path, key)
+        sets[key] = PluginSet(
+            _plugins(_list(entry.get("enabled")), child(base, "enabled")),
+            _plugins(_list(entry.get("disabled")), child(base, "disabled")),
+        )
+    return sets
+
+
+def decode_profile(raw: Mapping[str, Any], path: str) -> ProfileV1:
+    plugins = raw.get("plugins")
+    configs = []
+    for i, item in enumerate(_list(raw.get("pluginConfig"))):
+        item = _map(item)
+        args = item.get("args")
+        configs.append(
+            PluginConfig(
+                item.get("name") or "",
+                dict(args) if isinstance(args, Mapping) else None,
+                child(path, "pluginConfig", i),
+            )
+        )
+    return ProfileV1(
+        path=path,
+        scheduler_name=raw.get("schedulerName"),
+        percentage_of_nodes_to_score=raw.get("percentageOfNodesToScore"),
+        plugins=decode_plugins(plugins, child(path, "plugins"))
+        if isinstance(plugins, Mapping)
+        else None,
+        plugin_config=configs,
+    )
+
+
+def decode(raw: Mapping[str, Any]) -> ConfigV1:
+    """A ConfigV1 from well-typed plain data (the schema pass dropped wrongly typed values)."""
+    profiles = [
+        decode_profile(_map(p), child("profiles", i))
+        for i, p in enumerate(_list(raw.get("profiles")))
+    ]
+    return ConfigV1(
+        parallelism=raw.get("parallelism"),
+        leader_election=dict(_map(raw.get("leaderElection"))),
+        client_connection=dict(_map(raw.get("clientConnection"))),
+        enable_profiling=raw.get("enableProfiling"),
+        enable_contention_profiling=raw.get("enableContentionProfiling"),
+        percentage_of_nodes_to_score=raw.get("percentageOfNodesToScore"),
+        pod_initial_backoff_seconds=raw.get("podInitialBackoffSeconds"),
+        pod_max_backoff_seconds=raw.get("podMaxBackoffSeconds"),
+        profiles=profiles,
+        extenders=[dict(_map(e)) for e in _list(raw.get("extenders"))],
+        delay_cache_until_active=bool(raw.get("delayCacheUntilActive")),
+    )

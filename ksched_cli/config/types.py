@@ -1,0 +1,60 @@
+"""The effective (loaded and defaulted) scheduler configuration the engine consumes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Extension points in the order kube-scheduler's framework runs them.
+EXTENSION_POINTS = (
+    "preEnqueue",
+    "queueSort",
+    "preFilter",
+    "filter",
+    "postFilter",
+    "preScore",
+    "score",
+    "reserve",
+    "permit",
+    "preBind",
+    "bind",
+    "postBind",
+)
+
+
+@dataclass(frozen=True)
+class PluginRef:
+    """An enabled plugin at one extension point; ``weight`` matters only for ``score``."""
+
+    name: str
+    weight: int = 0
+
+
+@dataclass
+class Profile:
+    scheduler_name: str
+    # Extension point -> enabled plugins, in run order, after multiPoint expansion
+    # and enabled/disabled merging, exactly as the v1.30 framework builds them.
+    plugins: dict[str, list[PluginRef]]
+    # Plugin name -> typed, defaulted args object (see config/args.py).
+    plugin_args: dict[str, Any]
+    percentage_of_nodes_to_score: int | None = None
+
+    def enabled(self, point: str) -> list[PluginRef]:
+        return self.plugins.get(point, [])
+
+    def args(self, plugin: str) -> Any:
+        return self.plugin_args.get(plugin)
+
+
+@dataclass
+class SchedulerConfig:
+    profiles: list[Profile]
+    percentage_of_nodes_to_score: int = 0
+    pod_initial_backoff_seconds: int = 1
+    pod_max_backoff_seconds: int = 10
+    extenders: list[dict[str, Any]] = field(default_factory=list)
+    source: str = "<default>"
+
+    def profile_for(self, scheduler_name: str) -> Profile | None:
+        return next((p for p in self.profiles if p.scheduler_name == scheduler_name), None)

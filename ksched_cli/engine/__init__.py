@@ -1,0 +1,1 @@
+"""The one-shot scheduling engine: cluster state, queue, scheduling cycle, preemption."""

@@ -1,0 +1,36 @@
+"""The informer view of the cluster: every object the plugins may list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..api.node import Node
+from ..api.pod import Pod
+from ..api.podgroup import PodGroup
+from ..api.policy import PodDisruptionBudget, PriorityClass
+from ..api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+from ..api.workloads import Workload
+
+
+@dataclass
+class Cluster:
+    nodes: list[Node] = field(default_factory=list)
+    # Every pod known to the API server (running, pending, gated), in load order.
+    pods: list[Pod] = field(default_factory=list)
+    priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
+    pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+    services: list[Workload] = field(default_factory=list)
+    replica_sets: list[Workload] = field(default_factory=list)
+    stateful_sets: list[Workload] = field(default_factory=list)
+    replication_controllers: list[Workload] = field(default_factory=list)
+    # Storage and gang objects, keyed as the API server keys them.
+    persistent_volumes: dict[str, PersistentVolume] = field(default_factory=dict)
+    # "ns/name"
+    persistent_volume_claims: dict[str, PersistentVolumeClaim] = field(default_factory=dict)
+    storage_classes: dict[str, StorageClass] = field(default_factory=dict)
+    csi_nodes: dict[str, CSINode] = field(default_factory=dict)
+    pod_groups: dict[str, PodGroup] = field(default_factory=dict)  # "ns/name"
+
+    def namespace_labels(self, namespace: str) -> dict[str, str]:
+        """Namespaces are implicit: each carries only its automatic name label."""
+        return {"kubernetes.io/metadata.name": namespace}

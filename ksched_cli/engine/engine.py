@@ -1,0 +1,166 @@
+"""The one-shot engine: queue loop on a simulated clock (semantics.md §3, §4, §7)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..api.meta import DEFAULT_TIME
+from ..api.pod import Pod
+from ..config.types import SchedulerConfig
+from ..framework.interface import WaitingPod
+from ..framework.podinfo import PodInfo
+from ..framework.types import QueuedPodInfo
+from . import records as rec
+from .cluster import Cluster
+from .nominator import Nominator
+from .pdb_status import fill_missing_statuses
+from .queue import SchedulingQueue
+from .runtime import Framework
+from .schedule_one import Sampler
+from .snapshot import Snapshot
+
+MAX_ATTEMPTS = 100
+
+
+@dataclass
+class EngineOptions:
+    tie_break: str = "lowest-name"  # or "random"
+    seed: int = 0
+    progress: Callable[[int, int], None] | None = None
+
+
+class Engine:
+    """Owns the cluster state, the frameworks (one per profile) and the queue."""
+
+    def __init__(self, config: SchedulerConfig, cluster: Cluster, options: EngineOptions | None = None):
+        self.options = options or EngineOptions()
+        self.config = config
+        self._cluster = cluster
+        self._snapshot = Snapshot(cluster.nodes)
+        self.clock = 0.0
+        self.nominator = Nominator()
+        self.plan = rec.Plan(profiles=[p.scheduler_name for p in config.profiles], node_count=len(cluster.nodes))
+        rng = random.Random(self.options.seed) if self.options.tie_break == "random" else None
+        self.sampler = Sampler(config.percentage_of_nodes_to_score, 0, rng)
+        self.frameworks = {p.scheduler_name: Framework(p, self) for p in config.profiles}
+        first = self.frameworks[config.profiles[0].scheduler_name]
+        sort = first.queue_sort_plugins[0] if first.queue_sort_plugins else None
+        less = sort.less if sort is not None else _fifo_less
+        self.queue = SchedulingQueue(
+            less, float(config.pod_initial_backoff_seconds), float(config.pod_max_backoff_seconds)
+        )
+        self.queued: dict[str, QueuedPodInfo] = {}
+        self.last_message: dict[str, str] = {}
+        self.pods_by_uid = {p.uid: p for p in cluster.pods}
+        self._place_running_pods()
+        self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods))
+        # Import here: the cycle module needs the Engine type, and this one needs it.
+        from .cycle import SchedulingCycle
+
+        self.cycle = SchedulingCycle(self)
+
+    # --- EngineServices -----------------------------------------------------------------
+    @property
+    def snapshot(self) -> Snapshot:
+        return self._snapshot
+
+    @property
+    def cluster(self) -> Cluster:
+        return self._cluster
+
+    def now(self) -> float:
+        return self.clock
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
+        return self.nominator.pods_for_node(node_name)
+
+    def waiting_pods(self) -> list[WaitingPod]:
+        return []
+
+    def get_waiting_pod(self, uid: str) -> WaitingPod | None:
+        return None
+
+    # --- setup ----------------------------------------------------------------------
+    def _place_running_pods(self) -> None:
+        for pod in self._cluster.pods:
+            if not pod.node_name:
+                continue
+            info = self._snapshot.get(pod.node_name)
+            if info is not None:
+                info.add_pod(pod)
+            if pod.start_time is None:
+                pod.start_time = DEFAULT_TIME
+
+    def _enqueue_pending(self) -> None:
+        for pod in self._cluster.pods:
+            if pod.node_name:
+                continue
+            fwk = self.frameworks.get(pod.scheduler_name)
+            if fwk is None:
+                self.decide(pod, rec.SKIPPED)
+                self.plan.decisions[-1].note = f'no profile has schedulerName "{pod.scheduler_name}"'
+                continue
+            info = QueuedPodInfo(pod=pod, timestamp=0.0)
+            self.queued[pod.uid] = info
+            if pod.nominated_node_name:
+                self.nominator.add(pod, pod.nominated_node_name)
+            gate = next((s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None), None)
+            if gate is not None:
+                info.gated = True
+                self.decide(pod, rec.GATED, message=gate.message())
+                continue
+            self.queue.add_active(info)
+
+    # --- the loop -------------------------------------------------------------------
+    def run(self) -> rec.Plan:
+        self._enqueue_pending()
+        done = 0
+        while True:
+            info = self.queue.pop()
+            if info is None:
+                if not self._advance_clock():
+                    break
+                continue
+            self.cycle.attempt(info)
+            done += 1
+            if self.options.progress is not None:
+                self.options.progress(done, len(self.queued))
+        self._finish()
+        self.plan.end_time = self.clock
+        return self.plan
+
+    def _advance_clock(self) -> bool:
+        candidates = [t for t in (self.queue.next_backoff_expiry(), self.cycle.next_deadline()) if t is not None]
+        if not candidates:
+            return False
+        self.clock = max(self.clock, min(candidates))
+        self.cycle.fire_deadlines(self.clock)
+        self.queue.flush_backoff(self.clock)
+        return True
+
+    def _finish(self) -> None:
+        decided = {d.pod for d in self.plan.decisions}
+        for info in self.queued.values():
+            pod = info.pod
+            if pod.key in decided:
+                continue
+            self.decide(pod, rec.UNSCHEDULABLE, message=self.last_message.get(pod.uid, ""))
+
+    # --- effects used by the scheduling cycle -------------------------------------------
+    def decide(self, pod: Pod, outcome: str, node: str = "", message: str = "", preempted_by: str = "") -> None:
+        self.plan.decisions.append(
+            rec.Decision(pod.key, outcome, node, message, preempted_by, pod.priority, self.clock)
+        )
+
+    def cluster_changed(self) -> None:
+        """A pod was bound, deleted or unreserved: every unschedulable pod moves."""
+        self.queue.move_all(self.clock)
+
+    def start_time_now(self) -> float:
+        return DEFAULT_TIME + self.clock
+
+
+def _fifo_less(a: QueuedPodInfo, b: QueuedPodInfo) -> bool:
+    return (a.timestamp, a.pod.load_index) < (b.timestamp, b.pod.load_index)

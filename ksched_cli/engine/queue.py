@@ -1,0 +1,141 @@
+"""The scheduling queue on a simulated clock (internal/queue/scheduling_queue.go).
+
+activeQ is a heap ordered by the profile's QueueSort; backoffQ holds pods until their
+backoff expires; unschedulablePods waits for a cluster change. See semantics.md §3.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from itertools import count
+
+from ..framework.types import QueuedPodInfo
+
+LessFunc = Callable[[QueuedPodInfo, QueuedPodInfo], bool]
+
+
+class _Entry:
+    __slots__ = ("info", "less")
+
+    def __init__(self, info: QueuedPodInfo, less: LessFunc) -> None:
+        self.info = info
+        self.less = less
+
+    def __lt__(self, other: _Entry) -> bool:
+        return self.less(self.info, other.info)
+
+
+class SchedulingQueue:
+    def __init__(self, less: LessFunc, initial_backoff: float, max_backoff: float) -> None:
+        self._less = less
+        self._initial_backoff = initial_backoff
+        self._max_backoff = max_backoff
+        self._active: list[_Entry] = []
+        self._backoff: list[tuple[float, int, QueuedPodInfo]] = []
+        self._seq = count()
+        self.unschedulable: dict[str, QueuedPodInfo] = {}
+        self.scheduling_cycle = 0
+        self.move_request_cycle = -1
+        self._in_active: set[str] = set()
+        # uid -> sequence number of its live backoffQ entry; older entries are stale.
+        self._in_backoff: dict[str, int] = {}
+
+    # --- entering the queue ------------------------------------------------------------
+    def add_active(self, info: QueuedPodInfo) -> None:
+        uid = info.pod.uid
+        if uid in self._in_active:
+            return
+        self._in_backoff.pop(uid, None)
+        self.unschedulable.pop(uid, None)
+        self._in_active.add(uid)
+        heapq.heappush(self._active, _Entry(info, self._less))
+
+    def _add_backoff(self, info: QueuedPodInfo) -> None:
+        uid = info.pod.uid
+        self.unschedulable.pop(uid, None)
+        seq = next(self._seq)
+        self._in_backoff[uid] = seq
+        heapq.heappush(self._backoff, (self.backoff_expiry(info), seq, info))
+
+    def add_unschedulable(self, info: QueuedPodInfo, pod_cycle: int, now: float, has_rejectors: bool) -> None:
+        """AddUnschedulableIfNotPresent without queueing hints (the v1.30 default)."""
+        info.timestamp = now
+        if self.move_request_cycle >= pod_cycle or not has_rejectors:
+            self._add_backoff(info)
+        else:
+            self.unschedulable[info.pod.uid] = info
+
+    # --- leaving the queue ----------------------------------------------------------
+    def pop(self) -> QueuedPodInfo | None:
+        while self._active:
+            info = heapq.heappop(self._active).info
+            if info.pod.uid not in self._in_active:
+                continue  # removed while queued
+            self._in_active.discard(info.pod.uid)
+            self.scheduling_cycle += 1
+            info.attempts += 1
+            return info
+        return None
+
+    def delete(self, uid: str) -> None:
+        self._in_active.discard(uid)
+        self._in_backoff.pop(uid, None)
+        self.unschedulable.pop(uid, None)
+
+    # --- moves ------------------------------------------------------------------------
+    def backoff_duration(self, info: QueuedPodInfo) -> float:
+        duration = self._initial_backoff
+        for _ in range(1, info.attempts):
+            if duration > self._max_backoff - duration:
+                return self._max_backoff
+            duration += duration
+        return duration
+
+    def backoff_expiry(self, info: QueuedPodInfo) -> float:
+        return info.timestamp + self.backoff_duration(info)
+
+    def is_backing_off(self, info: QueuedPodInfo, now: float) -> bool:
+        return self.backoff_expiry(info) > now
+
+    def move_all(self, now: float) -> None:
+        """MoveAllToActiveOrBackoffQueue: every unschedulable pod moves, the cycle is marked."""
+        for info in list(self.unschedulable.values()):
+            if self.is_backing_off(info, now):
+                self._add_backoff(info)
+            else:
+                self.add_active(info)
+        self.move_request_cycle = self.scheduling_cycle
+
+    def activate(self, uid: str) -> bool:
+        """Activate: a pod in unschedulablePods or backoffQ goes to activeQ at once."""
+        if uid in self.unschedulable:
+            self.add_active(self.unschedulable[uid])
+            return True
+        seq = self._in_backoff.get(uid)
+        if seq is not None:
+            info = next(i for _, s, i in self._backoff if s == seq)
+            self.add_active(info)
+            return True
+        return False
+
+    def _live(self, seq: int, info: QueuedPodInfo) -> bool:
+        return self._in_backoff.get(info.pod.uid) == seq
+
+    def flush_backoff(self, now: float) -> None:
+        """Pods whose backoff has expired move to activeQ."""
+        while self._backoff and self._backoff[0][0] <= now:
+            _, seq, info = heapq.heappop(self._backoff)
+            if self._live(seq, info):
+                self.add_active(info)
+
+    def next_backoff_expiry(self) -> float | None:
+        while self._backoff and not self._live(self._backoff[0][1], self._backoff[0][2]):
+            heapq.heappop(self._backoff)
+        return self._backoff[0][0] if self._backoff else None
+
+    def has_active(self) -> bool:
+        return bool(self._in_active)
+
+    def in_backoff(self, uid: str) -> bool:
+        return uid in self._in_backoff

@@ -1,0 +1,352 @@
+"""One profile's framework: plugin instances per extension point and how they run.
+
+Mirrors framework/runtime/framework.go. Cluster-wide services (snapshot, nominated
+pods, clock, waiting pods) come from the engine through ``EngineServices``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..api.pod import Pod
+from ..config.types import Profile
+from ..framework import interface as fi
+from ..framework.cycle_state import CycleState
+from ..framework.nodeinfo import NodeInfo
+from ..framework.podinfo import PodInfo
+from ..framework.status import Code, Status, as_error
+from ..framework.types import (
+    MAX_NODE_SCORE,
+    MIN_NODE_SCORE,
+    NodeScore,
+    PostFilterResult,
+    PreFilterResult,
+)
+from ..plugins.registry import build_plugin
+from .records import PluginScores
+
+MAX_PERMIT_TIMEOUT = 15 * 60.0
+
+
+class EngineServices(Protocol):
+    """What a framework needs from the engine that owns it."""
+
+    @property
+    def snapshot(self) -> fi.SharedLister: ...
+
+    @property
+    def cluster(self) -> Any: ...
+
+    def now(self) -> float: ...
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
+
+    def waiting_pods(self) -> list[fi.WaitingPod]: ...
+
+    def get_waiting_pod(self, uid: str) -> fi.WaitingPod | None: ...
+
+
+@dataclass
+class PermitOutcome:
+    status: Status | None
+    timeouts: dict[str, float]
+
+
+class Framework:
+    """A profile's plugins, run in kube-scheduler's order with its status rules."""
+
+    def __init__(self, profile: Profile, services: EngineServices) -> None:
+        self.profile = profile
+        self.scheduler_name = profile.scheduler_name
+        self._services = services
+        instances: dict[str, fi.Plugin] = {}
+
+        def points(point: str) -> list[Any]:
+            out = []
+            for ref in profile.enabled(point):
+                if ref.name not in instances:
+                    instances[ref.name] = build_plugin(ref.name, profile.args(ref.name), self)
+                out.append(instances[ref.name])
+            return out
+
+        self.pre_enqueue_plugins: list[fi.PreEnqueuePlugin] = points("preEnqueue")
+        self.queue_sort_plugins: list[fi.QueueSortPlugin] = points("queueSort")
+        self.pre_filter_plugins: list[fi.PreFilterPlugin] = points("preFilter")
+        self.filter_plugins: list[fi.FilterPlugin] = points("filter")
+        self.post_filter_plugins: list[fi.PostFilterPlugin] = points("postFilter")
+        self.pre_score_plugins: list[fi.PreScorePlugin] = points("preScore")
+        self.score_plugins: list[fi.ScorePlugin] = points("score")
+        self.score_weights = {ref.name: ref.weight for ref in profile.enabled("score")}
+        self.reserve_plugins: list[fi.ReservePlugin] = points("reserve")
+        self.permit_plugins: list[fi.PermitPlugin] = points("permit")
+        self.pre_bind_plugins: list[fi.PreBindPlugin] = points("preBind")
+        self.bind_plugins: list[fi.BindPlugin] = points("bind")
+        self.post_bind_plugins: list[fi.PostBindPlugin] = points("postBind")
+        self.plugins = instances
+
+    # --- Handle -------------------------------------------------------------------
+    @property
+    def snapshot(self) -> fi.SharedLister:
+        return self._services.snapshot
+
+    @property
+    def cluster(self) -> Any:
+        return self._services.cluster
+
+    def now(self) -> float:
+        return self._services.now()
+
+    def namespace_labels(self, namespace: str) -> Mapping[str, str]:
+        labels: Mapping[str, str] = self._services.cluster.namespace_labels(namespace)
+        return labels
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
+        return self._services.nominated_pods_for_node(node_name)
+
+    def iterate_over_waiting_pods(self) -> list[fi.WaitingPod]:
+        return self._services.waiting_pods()
+
+    def get_waiting_pod(self, uid: str) -> fi.WaitingPod | None:
+        return self._services.get_waiting_pod(uid)
+
+    def reject_waiting_pod(self, uid: str) -> bool:
+        waiting = self.get_waiting_pod(uid)
+        if waiting is None:
+            return False
+        waiting.reject("", "removed")
+        return True
+
+    # --- PreFilter / Filter ------------------------------------------------------------
+    def has_filter_plugins(self) -> bool:
+        return bool(self.filter_plugins)
+
+    def has_score_plugins(self) -> bool:
+        return bool(self.score_plugins)
+
+    def run_pre_filter(self, state: CycleState, pod: Pod) -> tuple[PreFilterResult | None, Status | None]:
+        skip: set[str] = set()
+        result: PreFilterResult | None = None
+        with_nodes: list[str] = []
+        returned: Status | None = None
+        try:
+            for pl in self.pre_filter_plugins:
+                res, status = pl.pre_filter(state, pod)
+                if status is not None and status.code == Code.SKIP:
+                    skip.add(pl.name)
+                    continue
+                if status is not None and status.code != Code.SUCCESS:
+                    status.plugin = pl.name
+                    if status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                        return None, status
+                    if status.code == Code.UNSCHEDULABLE:
+                        returned = status
+                        continue
+                    err = as_error(f'running PreFilter plugin "{pl.name}": {status.message()}')
+                    return None, err.with_plugin(pl.name)
+                if res is not None and not res.all_nodes():
+                    with_nodes.append(pl.name)
+                result = res if result is None else result.merge(res)
+                if result is not None and result.node_names is not None and not result.node_names:
+                    if len(with_nodes) == 1:
+                        msg = f"node(s) didn't satisfy plugin {with_nodes[0]}"
+                    else:
+                        msg = f"node(s) didn't satisfy plugin(s) [{' '.join(with_nodes)}] simultaneously"
+                    return result, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg)
+            return result, returned
+        finally:
+            state.skip_filter_plugins = skip
+
+    def _pre_filter_extension(
+        self, state: CycleState, pod: Pod, info: PodInfo, node_info: NodeInfo, add: bool
+    ) -> Status | None:
+        for pl in self.pre_filter_plugins:
+            ext = pl.pre_filter_extensions()
+            if ext is None or pl.name in state.skip_filter_plugins:
+                continue
+            status = (ext.add_pod if add else ext.remove_pod)(state, pod, info, node_info)
+            if status is not None and status.code != Code.SUCCESS:
+                verb = "AddPod" if add else "RemovePod"
+                return as_error(f'running {verb} on PreFilter plugin "{pl.name}": {status.message()}')
+        return None
+
+    def run_pre_filter_extension_add_pod(
+        self, state: CycleState, pod: Pod, to_add: PodInfo, node_info: NodeInfo
+    ) -> Status | None:
+        return self._pre_filter_extension(state, pod, to_add, node_info, True)
+
+    def run_pre_filter_extension_remove_pod(
+        self, state: CycleState, pod: Pod, to_remove: PodInfo, node_info: NodeInfo
+    ) -> Status | None:
+        return self._pre_filter_extension(state, pod, to_remove, node_info, False)
+
+    def run_filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
+        skip = state.skip_filter_plugins
+        for pl in self.filter_plugins:
+            if skip and pl.name in skip:
+                continue
+            status = pl.filter(state, pod, node_info)
+            if status is not None and status.code != Code.SUCCESS:
+                if not status.is_rejected():
+                    status = as_error(f'running "{pl.name}" filter plugin: {status.message()}')
+                status.plugin = pl.name
+                return status
+        return None
+
+    def run_filter_with_nominated_pods(
+        self, state: CycleState, pod: Pod, node_info: NodeInfo
+    ) -> Status | None:
+        nominated = self._services.nominated_pods_for_node(node_info.name)
+        if nominated:
+            added, state_out, info_out = self._add_nominated_pods(state, pod, node_info, nominated)
+            if added:
+                status = self.run_filter(state_out, pod, info_out)
+                if status is not None:
+                    return status
+        return self.run_filter(state, pod, node_info)
+
+    # Handle's name for the same thing, used by preemption.
+    run_filter_plugins_with_nominated_pods = run_filter_with_nominated_pods
+
+    def _add_nominated_pods(
+        self, state: CycleState, pod: Pod, node_info: NodeInfo, nominated: list[PodInfo]
+    ) -> tuple[bool, CycleState, NodeInfo]:
+        info_out = node_info.clone()
+        state_out = state.clone()
+        added = False
+        for pi in nominated:
+            if pi.pod.priority >= pod.priority and pi.pod.uid != pod.uid:
+                info_out.add_pod(pi.pod)
+                status = self.run_pre_filter_extension_add_pod(state_out, pod, pi, info_out)
+                if status is not None:
+                    raise RuntimeError(status.message())
+                added = True
+        return added, state_out, info_out
+
+    # --- PostFilter -----------------------------------------------------------------
+    def run_post_filter(
+        self, state: CycleState, pod: Pod, filtered: Mapping[str, Status]
+    ) -> tuple[PostFilterResult | None, Status]:
+        result: PostFilterResult | None = None
+        reasons: list[str] = []
+        rejector = ""
+        for pl in self.post_filter_plugins:
+            res, status = pl.post_filter(state, pod, filtered)
+            if status is None or status.code == Code.SUCCESS:
+                return res, Status(Code.SUCCESS, plugin=pl.name)
+            if status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                return res, status.with_plugin(pl.name)
+            if not status.is_rejected():
+                return None, as_error(status.message()).with_plugin(pl.name)
+            if res is not None and res.nominated_node_name is not None:
+                result = res
+            reasons.extend(status.all_reasons())
+            rejector = rejector or pl.name
+        return result, Status(Code.UNSCHEDULABLE, *reasons, plugin=rejector)
+
+    # --- Scoring ----------------------------------------------------------------------
+    def run_pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
+        skip: set[str] = set()
+        try:
+            for pl in self.pre_score_plugins:
+                status = pl.pre_score(state, pod, nodes)
+                if status is not None and status.code == Code.SKIP:
+                    skip.add(pl.name)
+                    continue
+                if status is not None and status.code != Code.SUCCESS:
+                    return as_error(f'running PreScore plugin "{pl.name}": {status.message()}')
+            return None
+        finally:
+            state.skip_score_plugins = skip
+
+    def run_score(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+    ) -> tuple[list[PluginScores], Status | None]:
+        plugins = [pl for pl in self.score_plugins if pl.name not in state.skip_score_plugins]
+        out = [PluginScores() for _ in nodes]
+        for pl in plugins:
+            scores = []
+            for ni in nodes:
+                value, status = pl.score(state, pod, ni)
+                if status is not None and status.code != Code.SUCCESS:
+                    return [], as_error(f'plugin "{pl.name}" failed with: {status.message()}')
+                scores.append(NodeScore(ni.name, value))
+            for entry, ns in zip(out, scores, strict=True):
+                entry.raw[pl.name] = ns.score
+            ext = pl.score_extensions()
+            if ext is not None:
+                status = ext.normalize_score(state, pod, scores)
+                if status is not None and status.code != Code.SUCCESS:
+                    return [], as_error(f'plugin "{pl.name}" failed with: {status.message()}')
+            weight = self.score_weights.get(pl.name, 1)
+            for entry, ns in zip(out, scores, strict=True):
+                if not MIN_NODE_SCORE <= ns.score <= MAX_NODE_SCORE:
+                    return [], as_error(
+                        f'plugin "{pl.name}" returns an invalid score {ns.score}, it should in the '
+                        f"range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+                    )
+                entry.normalized[pl.name] = ns.score
+                entry.weighted[pl.name] = ns.score * weight
+                entry.total += ns.score * weight
+        return out, None
+
+    # --- Reserve, Permit, Bind -------------------------------------------------------
+    def run_reserve(self, state: CycleState, pod: Pod, node: str) -> Status | None:
+        for pl in self.reserve_plugins:
+            status = pl.reserve(state, pod, node)
+            if status is not None and status.code != Code.SUCCESS:
+                if status.is_rejected():
+                    return status.with_plugin(pl.name)
+                return as_error(f'running Reserve plugin "{pl.name}": {status.message()}').with_plugin(pl.name)
+        return None
+
+    def run_unreserve(self, state: CycleState, pod: Pod, node: str) -> None:
+        for pl in reversed(self.reserve_plugins):
+            pl.unreserve(state, pod, node)
+
+    def run_permit(self, state: CycleState, pod: Pod, node: str) -> PermitOutcome:
+        timeouts: dict[str, float] = {}
+        for pl in self.permit_plugins:
+            status, timeout = pl.permit(state, pod, node)
+            if status is None or status.code == Code.SUCCESS:
+                continue
+            if status.is_rejected():
+                return PermitOutcome(status.with_plugin(pl.name), {})
+            if status.code == Code.WAIT:
+                timeouts[pl.name] = min(timeout, MAX_PERMIT_TIMEOUT)
+                continue
+            err = as_error(f'running Permit plugin "{pl.name}": {status.message()}')
+            return PermitOutcome(err.with_plugin(pl.name), {})
+        if timeouts:
+            msg = f'one or more plugins asked to wait and no plugin rejected pod "{pod.name}"'
+            return PermitOutcome(Status(Code.WAIT, msg), timeouts)
+        return PermitOutcome(None, {})
+
+    def run_pre_bind(self, state: CycleState, pod: Pod, node: str) -> Status | None:
+        for pl in self.pre_bind_plugins:
+            status = pl.pre_bind(state, pod, node)
+            if status is not None and status.code != Code.SUCCESS:
+                if status.is_rejected():
+                    return status.with_plugin(pl.name)
+                return as_error(f'running PreBind plugin "{pl.name}": {status.message()}').with_plugin(pl.name)
+        return None
+
+    def run_bind(self, state: CycleState, pod: Pod, node: str) -> Status | None:
+        if not self.bind_plugins:
+            return Status(Code.SKIP, "")
+        status: Status | None = None
+        for pl in self.bind_plugins:
+            status = pl.bind(state, pod, node)
+            if status is not None and status.code == Code.SKIP:
+                continue
+            if status is not None and status.code != Code.SUCCESS:
+                if status.is_rejected():
+                    return status.with_plugin(pl.name)
+                return as_error(f'running Bind plugin "{pl.name}": {status.message()}').with_plugin(pl.name)
+            return status
+        return status
+
+    def run_post_bind(self, state: CycleState, pod: Pod, node: str) -> None:
+        for pl in self.post_bind_plugins:
+            pl.post_bind(state, pod, node)

@@ -1,0 +1,56 @@
+"""Errors that reach the user as one line, never as a traceback."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a value came from: file, 1-based line and column, document index."""
+
+    file: str
+    line: int | None = None
+    column: int | None = None
+    document: int | None = None
+
+    def __str__(self) -> str:
+        text = self.file
+        if self.line is not None:
+            text += f":{self.line}"
+            if self.column is not None:
+                text += f":{self.column}"
+        return text
+
+
+class KschedError(Exception):
+    """An input or configuration problem, reported as one line with exit code 1."""
+
+    def __init__(
+        self, message: str, location: Location | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        self.field = field
+
+    def render(self) -> str:
+        parts = []
+        if self.location is not None:
+            parts.append(str(self.location))
+            if self.location.document is not None and self.location.line is None:
+                parts[-1] += f" (document {self.location.document})"
+        parts.append("error")
+        text = ": ".join(parts) + ": "
+        if self.field:
+            text += f"{self.field}: "
+        return text + self.message
+
+
+class ObjectError(ValueError):
+    """A malformed field inside a Kubernetes object; the loader adds the file position."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message

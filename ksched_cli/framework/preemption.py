@@ -1,0 +1,169 @@
+"""The preemption Evaluator (framework/preemption/preemption.go) with semantics.md §5's
+deterministic choices: offset 0, sequential dry runs, final tie to the lowest node name.
+
+Victims are returned in the PostFilterResult; the engine deletes them after the
+preemptor's own failure has been handled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..api.pod import Pod
+from ..api.policy import PodDisruptionBudget
+from .cycle_state import CycleState
+from .interface import Handle
+from .nodeinfo import NodeInfo
+from .status import Code, Status
+from .types import Diagnosis, FitError, PostFilterResult
+
+NOT_HELPFUL = "Preemption is not helpful for scheduling"
+INT32_MAX = 2**31 - 1
+INT64_MIN = -(2**63)
+
+
+@dataclass
+class Candidate:
+    name: str
+    victims: list[Pod]
+    num_pdb_violations: int
+
+
+class PreemptionInterface(Protocol):
+    """What a preemption plugin supplies to the Evaluator."""
+
+    def offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]: ...
+
+    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_status: Status | None) -> tuple[bool, str]: ...
+
+    def select_victims_on_node(
+        self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]
+    ) -> tuple[list[Pod], int, Status | None]: ...
+
+
+@dataclass
+class Evaluator:
+    handle: Handle
+    plugin: PreemptionInterface
+    state: CycleState
+    explain: list[str] = field(default_factory=list)
+
+    def preempt(self, pod: Pod, statuses: Mapping[str, Status]) -> tuple[PostFilterResult | None, Status]:
+        ok, msg = self.plugin.pod_eligible_to_preempt_others(pod, statuses.get(pod.nominated_node_name))
+        if not ok:
+            self.explain.append(f"not eligible: {msg}")
+            return None, Status(Code.UNSCHEDULABLE, msg)
+        candidates, node_statuses = self._find_candidates(pod, statuses)
+        if not candidates:
+            fit = FitError(pod, len(node_statuses), Diagnosis(node_to_status=node_statuses))
+            return PostFilterResult(nominated_node_name=""), Status(Code.UNSCHEDULABLE, str(fit))
+        best = self._select_candidate(candidates)
+        self.explain.append(f"chose {best.name}: victims {[v.key for v in best.victims]}")
+        return PostFilterResult(nominated_node_name=best.name, victims=list(best.victims)), Status(Code.SUCCESS)
+
+    def _find_candidates(
+        self, pod: Pod, statuses: Mapping[str, Status]
+    ) -> tuple[list[Candidate], dict[str, Status]]:
+        all_nodes = self.handle.snapshot.list()
+        potential: list[NodeInfo] = []
+        unresolvable: dict[str, Status] = {}
+        for ni in all_nodes:
+            status = statuses.get(ni.name)
+            if status is not None and status.code == Code.UNSCHEDULABLE:
+                potential.append(ni)
+            elif status is None or status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                unresolvable[ni.name] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NOT_HELPFUL)
+        if not potential:
+            self.explain.append("no node where preemption might help")
+            return [], unresolvable
+        pdbs = list(self.handle.cluster.pdbs)
+        offset, num_candidates = self.plugin.offset_and_num_candidates(len(potential))
+        candidates, node_statuses = self._dry_run(pod, potential, pdbs, offset, num_candidates)
+        node_statuses.update(unresolvable)
+        return candidates, node_statuses
+
+    def _dry_run(
+        self,
+        pod: Pod,
+        potential: Sequence[NodeInfo],
+        pdbs: Sequence[PodDisruptionBudget],
+        offset: int,
+        num_candidates: int,
+    ) -> tuple[list[Candidate], dict[str, Status]]:
+        non_violating: list[Candidate] = []
+        violating: list[Candidate] = []
+        statuses: dict[str, Status] = {}
+        for i in range(len(potential)):
+            info = potential[(offset + i) % len(potential)].clone()
+            victims, violations, status = self.plugin.select_victims_on_node(
+                self.state.clone(), pod, info, pdbs
+            )
+            if (status is None or status.code == Code.SUCCESS) and victims:
+                cand = Candidate(info.name, victims, violations)
+                (violating if violations else non_violating).append(cand)
+                self.explain.append(
+                    f"candidate {info.name}: victims {[v.key for v in victims]}, {violations} PDB violation(s)"
+                )
+                if non_violating and len(non_violating) + len(violating) >= num_candidates:
+                    break
+                continue
+            if status is None or status.code == Code.SUCCESS:
+                status = Status(Code.ERROR, error=f'expected at least one victim pod on node "{info.name}"')
+            statuses[info.name] = status
+            self.explain.append(f"not a candidate {info.name}: {status.message()}")
+        return non_violating + violating, statuses
+
+    def _select_candidate(self, candidates: list[Candidate]) -> Candidate:
+        if len(candidates) == 1:
+            return candidates[0]
+        by_name = {c.name: c for c in candidates}
+        name, criterion = pick_one_node_for_preemption(by_name)
+        self.explain.append(f"decided by {criterion}")
+        return by_name[name]
+
+
+def _start_time(pod: Pod) -> float:
+    return pod.start_time if pod.start_time is not None else 0.0
+
+
+def earliest_start_of_highest_priority(victims: Sequence[Pod]) -> float | None:
+    if not victims:
+        return None
+    earliest = _start_time(victims[0])
+    top = victims[0].priority
+    for pod in victims:
+        if pod.priority == top:
+            earliest = min(earliest, _start_time(pod))
+        elif pod.priority > top:
+            top, earliest = pod.priority, _start_time(pod)
+    return earliest
+
+
+_CRITERIA: list[tuple[str, Any]] = [
+    ("fewest PDB violations", lambda c: -c.num_pdb_violations),
+    ("lowest highest-victim priority", lambda c: -c.victims[0].priority),
+    ("smallest sum of victim priorities", lambda c: -sum(v.priority + INT32_MAX + 1 for v in c.victims)),
+    ("fewest victims", lambda c: -len(c.victims)),
+    (
+        "latest start time of the highest-priority victims",
+        lambda c: (
+            INT64_MIN
+            if (t := earliest_start_of_highest_priority(c.victims)) is None
+            else round(t * 1e9)
+        ),
+    ),
+]
+
+
+def pick_one_node_for_preemption(candidates: Mapping[str, Candidate]) -> tuple[str, str]:
+    """pickOneNodeForPreemption's ordered criteria; a remaining tie goes to the lowest name."""
+    names = sorted(candidates)
+    for criterion, score in _CRITERIA:
+        values = {n: score(candidates[n]) for n in names}
+        best = max(values.values())
+        names = [n for n in names if values[n] == best]
+        if len(names) == 1:
+            return names[0], criterion
+    return names[0], "lowest node name (tie)"

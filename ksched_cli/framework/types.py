@@ -1,0 +1,106 @@
+"""Small framework value types (framework/interface.go, types.go)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..api.pod import Pod
+from .status import Status
+
+MAX_NODE_SCORE = 100
+MIN_NODE_SCORE = 0
+MAX_TOTAL_SCORE = 2**63 - 1
+
+
+@dataclass(slots=True)
+class PreFilterResult:
+    """A set of node names the pod may go to; ``None`` node_names means all nodes."""
+
+    node_names: frozenset[str] | None = None
+
+    def all_nodes(self) -> bool:
+        return self.node_names is None
+
+    def merge(self, other: PreFilterResult | None) -> PreFilterResult | None:
+        mine = self.node_names
+        theirs = None if other is None else other.node_names
+        if mine is None and theirs is None:
+            return None
+        if mine is None:
+            return PreFilterResult(theirs)
+        if theirs is None:
+            return PreFilterResult(mine)
+        return PreFilterResult(mine & theirs)
+
+
+@dataclass(slots=True)
+class PostFilterResult:
+    """``nominated_node_name`` None is kube-scheduler's ModeNoop; "" clears a nomination."""
+
+    nominated_node_name: str | None = None
+    # ksched detail for the plan: victims chosen by preemption, and an explanation.
+    victims: list[Pod] = field(default_factory=list)
+    detail: object = None
+
+
+@dataclass(slots=True)
+class NodeScore:
+    name: str
+    score: int
+
+
+@dataclass
+class Diagnosis:
+    node_to_status: dict[str, Status] = field(default_factory=dict)
+    unschedulable_plugins: set[str] = field(default_factory=set)
+    pending_plugins: set[str] = field(default_factory=set)
+    pre_filter_msg: str = ""
+    post_filter_msg: str = ""
+
+    def add_plugin_status(self, status: Status) -> None:
+        if not status.plugin:
+            return
+        if status.is_rejected():
+            self.unschedulable_plugins.add(status.plugin)
+        if status.code.name == "PENDING":
+            self.pending_plugins.add(status.plugin)
+
+
+NO_NODE_AVAILABLE = "0/{} nodes are available"
+
+
+@dataclass
+class FitError(Exception):
+    pod: Pod
+    num_all_nodes: int
+    diagnosis: Diagnosis
+
+    def __str__(self) -> str:
+        msg = NO_NODE_AVAILABLE.format(self.num_all_nodes) + ":"
+        diag = self.diagnosis
+        if diag.pre_filter_msg:
+            msg += f" {diag.pre_filter_msg}."
+        else:
+            histogram: dict[str, int] = {}
+            for status in diag.node_to_status.values():
+                for reason in status.all_reasons():
+                    histogram[reason] = histogram.get(reason, 0) + 1
+            parts = sorted(f"{count} {reason}" for reason, count in histogram.items())
+            if parts:
+                msg += " " + ", ".join(parts) + "."
+        if diag.post_filter_msg:
+            msg += f" {diag.post_filter_msg}"
+        return msg
+
+
+@dataclass(eq=False)
+class QueuedPodInfo:
+    """A pod in the scheduling queue, with the bookkeeping QueueSort and backoff use."""
+
+    pod: Pod
+    timestamp: float = 0.0
+    attempts: int = 0
+    initial_attempt_timestamp: float | None = None
+    unschedulable_plugins: set[str] = field(default_factory=set)
+    pending_plugins: set[str] = field(default_factory=set)
+    gated: bool = False

@@ -1,0 +1,140 @@
+"""A faster PyYAML safe load for the YAML that manifests are made of.
+
+PyYAML's CSafeLoader parses in C but builds nodes and values in Python through a
+generic two-phase constructor; on a 150,000-pod snapshot that is most of the load
+time. Here the C parser's events are turned into dicts and lists directly, and the
+type of each distinct plain scalar is resolved once (names, label values and keys
+repeat a lot). The result equals ``yaml.load_all(text, CSafeLoader)``.
+
+Anything outside that common subset (anchors and aliases, explicit tags, ``<<``
+merge keys, complex keys) and every syntax error raise ``Unsupported`` / YAMLError,
+and the caller reads the file again with the standard loader, which then either
+produces the same values or reports the error at its position.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from yaml.events import (
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+    StreamStartEvent,
+)
+from yaml.nodes import ScalarNode
+
+try:
+    from yaml._yaml import CParser as _Parser
+except ImportError:  # pragma: no cover - pure-Python PyYAML build
+    _Parser = None
+
+STR_TAG = "tag:yaml.org,2002:str"
+_MISSING = object()
+
+
+class Unsupported(Exception):
+    """The text uses YAML features this reader leaves to the standard loader."""
+
+
+class _Scalars:
+    """Plain scalars resolved and constructed exactly as SafeLoader does, memoized."""
+
+    def __init__(self) -> None:
+        self._resolver = yaml.resolver.Resolver()
+        self._constructor = yaml.constructor.SafeConstructor()
+        self._cache: dict[str, Any] = {}
+
+    def plain(self, value: str) -> Any:
+        cached = self._cache.get(value, _MISSING)
+        if cached is _MISSING:
+            cached = self._cache[value] = self._construct(value)
+        return cached
+
+    def _construct(self, value: str) -> Any:
+        tag = self._resolver.resolve(ScalarNode, value, (True, False))
+        if tag == STR_TAG:
+            return value
+        build = self._constructor.yaml_constructors.get(tag)
+        if build is None or tag.endswith((":merge", ":value", ":yaml")):
+            raise Unsupported(tag)
+        return build(self._constructor, ScalarNode(tag, value))
+
+
+def available() -> bool:
+    return _Parser is not None
+
+
+def load_all(text: str) -> list[Any]:
+    """Every document of ``text``; raises Unsupported or yaml.YAMLError (see module doc)."""
+    if _Parser is None:  # pragma: no cover
+        raise Unsupported("no C parser")
+    parser = _Parser(text)
+    try:
+        return _build(parser.get_event, _Scalars())
+    finally:
+        parser.dispose()
+
+
+def _scalar(event: ScalarEvent, scalars: _Scalars) -> Any:
+    if event.anchor is not None:
+        raise Unsupported("anchor")
+    tag = event.tag
+    if tag is None or tag == "!":
+        return scalars.plain(event.value) if event.implicit[0] else event.value
+    if tag == STR_TAG:
+        return event.value
+    raise Unsupported(tag)
+
+
+def _build(get_event: Any, scalars: _Scalars) -> list[Any]:
+    documents: list[Any] = []
+    # Open containers; for a mapping, keys[i] holds its pending key (or _MISSING).
+    stack: list[Any] = []
+    keys: list[Any] = []
+    root: Any = None
+    while True:
+        event = get_event()
+        cls = type(event)
+        if cls is ScalarEvent:
+            value = _scalar(event, scalars)
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            if event.anchor is not None or not event.implicit and event.tag is not None:
+                raise Unsupported("anchor or tag on a collection")
+            value = {} if cls is MappingStartEvent else []
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            stack.pop()
+            keys.pop()
+            continue
+        elif cls is DocumentStartEvent or cls is StreamStartEvent:
+            root = None
+            continue
+        elif cls is DocumentEndEvent:
+            documents.append(root)
+            continue
+        elif cls is StreamEndEvent:
+            return documents
+        else:  # AliasEvent
+            raise Unsupported(cls.__name__)
+        if not stack:
+            root = value
+        else:
+            top = stack[-1]
+            if type(top) is list:
+                top.append(value)
+            elif keys[-1] is _MISSING:
+                if cls is not ScalarEvent:
+                    raise Unsupported("complex key")
+                keys[-1] = value
+            else:
+                top[keys[-1]] = value
+                keys[-1] = _MISSING
+        if cls is not ScalarEvent:
+            stack.append(value)
+            keys.append(_MISSING)

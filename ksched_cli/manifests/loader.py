@@ -1,0 +1,295 @@
+"""Reading manifest files and directories into a Cluster, admitted as the API server would.
+
+Documents are decoded on the fast path (json module, PyYAML's C loader) and parsed
+object by object; positions are looked up only when something is wrong, and the
+first problem aborts the load with one positioned line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from ..api.fields import Raw, type_name
+from ..api.node import parse_node
+from ..api.pod import parse_pod
+from ..api.podgroup import POD_GROUP_API_VERSION, parse_pod_group
+from ..api.policy import parse_pdb, parse_priority_class
+from ..api.storage import (
+    parse_csi_node,
+    parse_persistent_volume,
+    parse_persistent_volume_claim,
+    parse_storage_class,
+)
+from ..api.workloads import parse_workload
+from ..engine.cluster import Cluster
+from ..errors import KschedError, Location, ObjectError
+from ..yamlio import read_text
+from .admission import (
+    SYSTEM_PRIORITY_CLASSES,
+    admit_claim,
+    admit_pod,
+    default_priority_class,
+    default_storage_class,
+)
+from .files import manifest_files, read_documents
+from .positions import field_position
+
+
+@dataclass
+class LoadResult:
+    cluster: Cluster
+    warnings: list[str] = field(default_factory=list)
+
+
+class Origin(NamedTuple):
+    """Where an object came from: file, 0-based document, 0-based ``items`` index of a List."""
+
+    path: Path
+    document: int
+    item: int | None
+
+
+Store = Callable[[Cluster, str, Any], None]
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    api_version: str
+    namespaced: bool
+    parse: Callable[[Raw], Any]
+    store: Store
+
+
+def _workload(kind: str) -> Callable[[Raw], Any]:
+    return lambda raw: parse_workload(kind, raw)
+
+
+def _append(attr: str) -> Store:
+    return lambda cluster, _key, obj: getattr(cluster, attr).append(obj)
+
+
+def _put(attr: str) -> Store:
+    return lambda cluster, key, obj: getattr(cluster, attr).__setitem__(key, obj)
+
+
+# Pods and Nodes are stored by the builder itself (load order, admission).
+KINDS: Mapping[str, KindSpec] = {
+    "Node": KindSpec("v1", False, parse_node, _append("nodes")),
+    "Pod": KindSpec("v1", True, parse_pod, _append("pods")),
+    "PriorityClass": KindSpec(
+        "scheduling.k8s.io/v1", False, parse_priority_class, _put("priority_classes")
+    ),
+    "PodDisruptionBudget": KindSpec("policy/v1", True, parse_pdb, _append("pdbs")),
+    "Service": KindSpec("v1", True, _workload("Service"), _append("services")),
+    "ReplicaSet": KindSpec("apps/v1", True, _workload("ReplicaSet"), _append("replica_sets")),
+    "StatefulSet": KindSpec("apps/v1", True, _workload("StatefulSet"), _append("stateful_sets")),
+    "ReplicationController": KindSpec(
+        "v1", True, _workload("ReplicationController"), _append("replication_controllers")
+    ),
+    "PersistentVolume": KindSpec(
+        "v1", False, parse_persistent_volume, _put("persistent_volumes")
+    ),
+    "PersistentVolumeClaim": KindSpec(
+        "v1", True, parse_persistent_volume_claim, _put("persistent_volume_claims")
+    ),
+    "StorageClass": KindSpec(
+        "storage.k8s.io/v1", False, parse_storage_class, _put("storage_classes")
+    ),
+    "CSINode": KindSpec("storage.k8s.io/v1", False, parse_csi_node, _put("csi_nodes")),
+    "PodGroup": KindSpec(POD_GROUP_API_VERSION, True, parse_pod_group, _put("pod_groups")),
+}
+READ_KINDS = ", ".join(KINDS)
+FINISHED_PHASES = ("Succeeded", "Failed")
+
+
+def load_cluster(paths: Sequence[str]) -> LoadResult:
+    """Every object of ``paths`` (files and directories), in load order; see semantics.md §1."""
+    files, warnings = manifest_files(paths)
+    builder = _Builder()
+    for path in files:
+        builder.add_file(path)
+    builder.finish()
+    return LoadResult(builder.cluster, warnings + builder.warnings)
+
+
+def describe(kind: str, raw: Any, namespaced: bool) -> str:
+    """``Pod default/web-1``, ``Node n1``, or just the kind when the name is unusable."""
+    meta = raw.get("metadata") if isinstance(raw, Mapping) else None
+    name = meta.get("name") if isinstance(meta, Mapping) else None
+    if not isinstance(name, str) or not name:
+        return kind
+    if not namespaced:
+        return f"{kind} {name}"
+    assert isinstance(meta, Mapping)
+    namespace = meta.get("namespace")
+    return f"{kind} {namespace if isinstance(namespace, str) and namespace else 'default'}/{name}"
+
+
+def object_key(raw: Raw, namespaced: bool) -> str:
+    """The API server's key: ``ns/name`` or ``name`` (call after a successful parse)."""
+    meta = raw["metadata"]
+    return f"{meta.get('namespace') or 'default'}/{meta['name']}" if namespaced else meta["name"]
+
+
+def positioned_error(
+    origin: Origin, what: str, field_path: str, message: str, text: str | None = None
+) -> KschedError:
+    """One line: ``FILE:LINE:COL: error: WHAT (document N): FIELD: MESSAGE``."""
+    field_path = field_path.lstrip(".")
+    if origin.item is not None:
+        field_path = f"items[{origin.item}]" + (f".{field_path}" if field_path else "")
+    if text is None:
+        text = read_text(origin.path)
+    number = origin.document + 1
+    pos = field_position(text, origin.document, field_path)
+    file = str(origin.path)
+    # Without a line, Location would print the document again; the label already has it.
+    loc = Location(file, pos[0], pos[1], number) if pos else Location(file)
+    label = f"{what} (document {number})"
+    return KschedError(message, loc, f"{label}: {field_path}" if field_path else label)
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.cluster = Cluster()
+        self.warnings: list[str] = []
+        # kind -> key -> where the object with that key was defined (duplicate detection).
+        self._seen: dict[str, dict[str, Origin]] = {kind: {} for kind in KINDS}
+        # Parallel to cluster.pods: origin and whether spec.priority was written.
+        self._pod_origins: list[Origin] = []
+        self._explicit_priority: list[bool] = []
+        self._ignored: dict[tuple[str, str | None], int] = {}
+        self._finished_pods = 0
+        self._text = ""
+
+    def add_file(self, path: Path) -> None:
+        self._text, documents = read_documents(path)
+        for index, document in enumerate(documents):
+            if document is not None:
+                self._add_document(document, path, index)
+        self._flush_warnings(path)
+        self._text = ""
+
+    def _add_document(self, document: Any, path: Path, index: int) -> None:
+        if isinstance(document, Mapping) and _is_list(document):
+            items = document.get("items")
+            if items is not None and not isinstance(items, list):
+                origin = Origin(path, index, None)
+                raise self._error(origin, str(document["kind"]), "items",
+                                  f"expected a list, got {type_name(items)}")
+            # A typed list (PodList, from the API itself) leaves kind out of its items.
+            item_kind = document["kind"][:-4] or None
+            item_api = document.get("apiVersion") if item_kind else None
+            for i, item in enumerate(items or ()):
+                self._add_object(item, Origin(path, index, i), item_kind, item_api)
+        else:
+            self._add_object(document, Origin(path, index, None), None, None)
+
+    def _add_object(
+        self, raw: Any, origin: Origin, default_kind: str | None, default_api: str | None
+    ) -> None:
+        if not isinstance(raw, Mapping):
+            raise self._error(origin, "object", "", f"expected an object, got {type_name(raw)}")
+        kind = raw.get("kind") or default_kind
+        if not isinstance(kind, str):
+            what = describe("object", raw, False)
+            problem = f"expected a string, got {type_name(kind)}" if kind else "Required value"
+            raise self._error(origin, what, "kind", problem)
+        spec = KINDS.get(kind)
+        api = raw.get("apiVersion") or default_api
+        # No apiVersion is taken as the expected one; another API group's kind of the same
+        # name (Volcano's PodGroup) is not the object ksched reads.
+        if spec is None or (api is not None and api != spec.api_version):
+            ignored = (kind, None if spec is None else str(api))
+            self._ignored[ignored] = self._ignored.get(ignored, 0) + 1
+            return
+        if kind == "Pod" and _finished(raw):
+            # kube-scheduler's pod informer filters out Succeeded and Failed pods.
+            self._finished_pods += 1
+            return
+        try:
+            self._store(kind, spec, raw, origin)
+        except ObjectError as exc:
+            raise self._error(origin, describe(kind, raw, spec.namespaced), exc.field,
+                              exc.message) from None
+
+    def _store(self, kind: str, spec: KindSpec, raw: Raw, origin: Origin) -> None:
+        obj = spec.parse(raw)
+        key = object_key(raw, spec.namespaced)
+        seen = self._seen[kind]
+        first = seen.get(key)
+        if first is not None:
+            where = positioned_error(first, kind, "metadata.name", "").location
+            problem = f'Duplicate value: "{key}": already defined at {where}'
+            raise ObjectError("metadata.name", problem)
+        seen[key] = origin
+        if kind == "Pod":
+            obj.load_index = len(self.cluster.pods)
+            self._pod_origins.append(origin)
+            self._explicit_priority.append(raw["spec"].get("priority") is not None)
+        elif kind == "Node":
+            obj.load_index = len(self.cluster.nodes)
+        spec.store(self.cluster, key, obj)
+
+    def _error(self, origin: Origin, what: str, field_path: str, message: str) -> KschedError:
+        return positioned_error(origin, what, field_path, message, self._text or None)
+
+    def _flush_warnings(self, path: Path) -> None:
+        for (kind, api), count in self._ignored.items():
+            self.warnings.append(f"{path}: {_ignored_message(kind, api, count)}")
+        if self._finished_pods:
+            self.warnings.append(
+                f"{path}: ignoring {self._finished_pods} Pod(s) in phase Succeeded or Failed "
+                "(kube-scheduler does not see finished pods)"
+            )
+        self._ignored = {}
+        self._finished_pods = 0
+
+    def finish(self) -> None:
+        """Cross-object steps, once every file is read: admission and references."""
+        cluster = self.cluster
+        classes = {**SYSTEM_PRIORITY_CLASSES, **cluster.priority_classes}
+        default = default_priority_class(cluster.priority_classes)
+        nodes = self._seen["Node"]
+        uids: dict[str, str] = {}
+        for pod, origin, explicit in zip(
+            cluster.pods, self._pod_origins, self._explicit_priority, strict=True
+        ):
+            try:
+                admit_pod(pod, explicit, classes, default)
+                if pod.node_name and pod.node_name not in nodes:
+                    problem = f'no Node named "{pod.node_name}" in the input'
+                    raise ObjectError("spec.nodeName", problem)
+                other = uids.setdefault(pod.uid, pod.key)
+                if other != pod.key:
+                    raise ObjectError("metadata.uid",
+                                      f'Duplicate value: "{pod.uid}": also the uid of Pod {other}')
+            except ObjectError as exc:
+                raise positioned_error(origin, f"Pod {pod.key}", exc.field, exc.message) from None
+        default_class = default_storage_class(cluster.storage_classes)
+        for claim in cluster.persistent_volume_claims.values():
+            admit_claim(claim, default_class)
+
+
+def _is_list(document: Mapping[str, Any]) -> bool:
+    kind = document.get("kind")
+    if not isinstance(kind, str):
+        return False
+    return kind == "List" or (kind.endswith("List") and "items" in document)
+
+
+def _finished(raw: Raw) -> bool:
+    status = raw.get("status")
+    return isinstance(status, Mapping) and status.get("phase") in FINISHED_PHASES
+
+
+def _ignored_message(kind: str, api: str | None, count: int) -> str:
+    head = f"ignoring {count} object(s) of kind {kind}"
+    if api is not None:
+        return f"{head} with apiVersion {api} (ksched reads {kind} {KINDS[kind].api_version})"
+    if kind == "Namespace":
+        return f"{head} (namespaces are implicit, with only the kubernetes.io/metadata.name label)"
+    return f"{head} (ksched reads {READ_KINDS})"

@@ -1,0 +1,1 @@
+"""In-tree (and Coscheduling) plugins, one module each; see registry.py."""

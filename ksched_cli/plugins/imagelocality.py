@@ -1,0 +1,81 @@
+"""ImageLocality: favour nodes already holding the pod's images.
+
+Port of imagelocality/image_locality.go.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.pod import Pod
+from ..framework.cycle_state import CycleState
+from ..framework.interface import Handle
+from ..framework.nodeinfo import ImageStateSummary, NodeInfo
+from ..framework.status import Status
+from ..framework.types import MAX_NODE_SCORE
+
+NAME = "ImageLocality"
+
+MB = 1024 * 1024
+# Below this total the images are too small to matter; above the per-container maximum
+# the score saturates.
+MIN_THRESHOLD = 23 * MB
+MAX_CONTAINER_THRESHOLD = 1000 * MB
+
+
+def normalized_image_name(name: str) -> str:
+    """Add the implicit ":latest" tag when the name carries none."""
+    if name.rfind(":") <= name.rfind("/"):
+        return name + ":latest"
+    return name
+
+
+def scaled_image_score(state: ImageStateSummary, total_num_nodes: int) -> int:
+    """Image size damped by how few nodes have it, so spread images count more."""
+    spread = float(state.num_nodes) / float(total_num_nodes)
+    return int(float(state.size) * spread)
+
+
+def calculate_priority(sum_scores: int, num_containers: int) -> int:
+    max_threshold = MAX_CONTAINER_THRESHOLD * num_containers
+    if sum_scores < MIN_THRESHOLD:
+        sum_scores = MIN_THRESHOLD
+    elif sum_scores > max_threshold:
+        sum_scores = max_threshold
+    return MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
+
+
+def pod_image_names(pod: Pod) -> tuple[str, ...]:
+    """Normalized image names of the init containers then the containers, duplicates kept."""
+    return tuple(normalized_image_name(c.image) for c in (*pod.init_containers, *pod.containers))
+
+
+class Plugin:
+    name = NAME
+
+    def __init__(self, args: Any, handle: Handle) -> None:
+        self.handle = handle
+        # Score runs once per node for the same pod: keep its image names.
+        self._pod: Pod | None = None
+        self._names: tuple[str, ...] = ()
+
+    def _images_of(self, pod: Pod) -> tuple[str, ...]:
+        if self._pod is not pod:
+            self._pod, self._names = pod, pod_image_names(pod)
+        return self._names
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
+        names = self._images_of(pod)
+        states = node_info.image_states
+        if not states:
+            return 0, None  # nothing to sum: the minimum threshold maps to 0
+        total = len(self.handle.snapshot.list())
+        total_score = 0
+        for name in names:
+            image = states.get(name)
+            if image is not None:
+                total_score += scaled_image_score(image, total)
+        return calculate_priority(total_score, len(names)), None
+
+    def score_extensions(self) -> None:
+        return None

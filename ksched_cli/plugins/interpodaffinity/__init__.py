@@ -1,0 +1,1 @@
+"""InterPodAffinity: required and preferred pod (anti-)affinity (plugins/interpodaffinity)."""

@@ -1,0 +1,30 @@
+"""NodeName: a pod with spec.nodeName fits only that node (nodename/node_name.go)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.pod import Pod
+from ..framework.cycle_state import CycleState
+from ..framework.interface import Handle
+from ..framework.nodeinfo import NodeInfo
+from ..framework.status import Code, Status
+
+NAME = "NodeName"
+ERR_REASON = "node(s) didn't match the requested node name"
+
+
+def fits(pod: Pod, node_info: NodeInfo) -> bool:
+    return not pod.node_name or pod.node_name == node_info.node.name
+
+
+class Plugin:
+    name = NAME
+
+    def __init__(self, args: Any = None, handle: Handle | None = None) -> None:
+        pass
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
+        if fits(pod, node_info):
+            return None
+        return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON)

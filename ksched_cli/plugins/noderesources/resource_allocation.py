@@ -1,0 +1,114 @@
+"""The resource scorer shared by NodeResourcesFit's strategies and BalancedAllocation.
+
+Mirrors resourceAllocationScorer (resource_allocation.go): for each configured
+resource it pairs the node's allocatable amount with what the node would have
+requested once the pod is placed, then hands both lists to a strategy function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ...api.pod import Pod
+from ...api.resources import CPU, EPHEMERAL_STORAGE, MEMORY, is_scalar_resource
+from ...config.args import ResourceSpec
+from ...framework.nodeinfo import NodeInfo, Resource
+from ...framework.status import Code, Status
+
+# requested, allocatable (same order as the configured resources) -> node score.
+ScorerFn = Callable[[Sequence[int], Sequence[int]], int]
+
+# How a configured resource name is looked up; resolved once per plugin.
+_CPU, _MEMORY, _EPHEMERAL, _SCALAR, _OTHER = range(5)
+
+
+def _kind(name: str) -> int:
+    if name == CPU:
+        return _CPU
+    if name == MEMORY:
+        return _MEMORY
+    if name == EPHEMERAL_STORAGE:
+        return _EPHEMERAL
+    # Anything else is only scored when the node lists it as a scalar resource
+    # ("pods", "storage" and other non-scalar names never are).
+    return _SCALAR if is_scalar_resource(name) else _OTHER
+
+
+class ResourceAllocationScorer:
+    """Scores a node from its allocatable and requested amounts of ``resources``."""
+
+    __slots__ = ("_kinds", "_lookups", "_names", "name", "resources", "scorer", "use_requested")
+
+    def __init__(
+        self, name: str, scorer: ScorerFn, resources: Sequence[ResourceSpec], use_requested: bool
+    ) -> None:
+        self.name = name
+        self.scorer = scorer
+        self.resources = tuple(resources)
+        # Fit's strategies score against the non-zero defaults (100m cpu, 200Mi
+        # memory per container without a request) so that request-less pods still
+        # spread; BalancedAllocation uses the real requests.
+        self.use_requested = use_requested
+        self._names = tuple(r.name for r in self.resources)
+        self._kinds = tuple(_kind(r.name) for r in self.resources)
+        self._lookups = tuple(zip(self._kinds, self._names, strict=True))
+
+    def pod_request_list(self, pod: Pod) -> list[int]:
+        """calculatePodResourceRequestList: the pod's request of each resource, in order."""
+        requests = pod.requests if self.use_requested else pod.non_zero_requests
+        return [requests.get(name, 0) for name in self._names]
+
+    def allocatable_requested(
+        self, node_info: NodeInfo, index: int, pod_request: int
+    ) -> tuple[int, int]:
+        """calculateResourceAllocatableRequest for the ``index``-th resource.
+
+        (0, 0) means "leave this resource out": an extended resource the pod does
+        not request, or a resource the node does not have.
+        """
+        used = node_info.requested if self.use_requested else node_info.non_zero_requested
+        return _allocatable_requested(
+            self._kinds[index], self._names[index], node_info, used, pod_request
+        )
+
+    def score(self, node_info: NodeInfo, pod_requests: Sequence[int]) -> tuple[int, Status | None]:
+        if not self._kinds:
+            return 0, Status(Code.ERROR, "resources not found")
+        used = node_info.requested if self.use_requested else node_info.non_zero_requested
+        node_alloc = node_info.allocatable
+        requested: list[int] = []
+        allocatable: list[int] = []
+        for i, (kind, name) in enumerate(self._lookups):
+            pod_request = pod_requests[i]
+            # cpu and memory inline: this loop runs for every scored node.
+            if kind == _CPU:
+                alloc, req = node_alloc.milli_cpu, used.milli_cpu + pod_request
+            elif kind == _MEMORY:
+                alloc, req = node_alloc.memory, used.memory + pod_request
+            else:
+                alloc, req = _allocatable_requested(kind, name, node_info, used, pod_request)
+            # A resource left out shows as (0, 0) to the strategy function.
+            allocatable.append(alloc)
+            requested.append(req if alloc else 0)
+        return self.scorer(requested, allocatable), None
+
+
+def _allocatable_requested(
+    kind: int, name: str, node_info: NodeInfo, used: Resource, pod_request: int
+) -> tuple[int, int]:
+    """``used`` is the aggregate cpu and memory come from (real or non-zero requests)."""
+    if kind == _CPU:
+        return node_info.allocatable.milli_cpu, used.milli_cpu + pod_request
+    if kind == _MEMORY:
+        return node_info.allocatable.memory, used.memory + pod_request
+    if kind == _EPHEMERAL:
+        # The non-zero aggregate tracks cpu and memory only.
+        return (
+            node_info.allocatable.ephemeral_storage,
+            node_info.requested.ephemeral_storage + pod_request,
+        )
+    if kind == _SCALAR and pod_request != 0:
+        allocatable = node_info.allocatable.scalar_resources.get(name, 0)
+        if allocatable:
+            return allocatable, node_info.requested.scalar_resources.get(name, 0) + pod_request
+    return 0, 0

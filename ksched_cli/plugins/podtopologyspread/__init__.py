@@ -1,0 +1,1 @@
+"""PodTopologySpread: spread pods evenly across topology domains (plugins/podtopologyspread)."""

@@ -1,0 +1,161 @@
+"""PodTopologySpread: hard constraints filter, soft ones score (podtopologyspread/plugin.go)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ...api.pod import Pod, TopologySpreadConstraint
+from ...config.args import SYSTEM_DEFAULTING, PodTopologySpreadArgs
+from ...framework.cycle_state import CycleState
+from ...framework.interface import Handle
+from ...framework.nodeinfo import NodeInfo
+from ...framework.podinfo import PodInfo
+from ...framework.status import Code, Status, as_error
+from ...framework.types import NodeScore, PreFilterResult
+from .common import (
+    DO_NOT_SCHEDULE,
+    NAME,
+    SCHEDULE_ANYWAY,
+    SYSTEM_DEFAULT_CONSTRAINTS,
+    Constraint,
+    MatchCounter,
+    default_selector,
+    resolve_constraints,
+)
+from .filtering import (
+    PRE_FILTER_STATE_KEY,
+    PreFilterState,
+    build_pre_filter_state,
+    filter_node,
+    update_with_pod,
+)
+from .scoring import (
+    PRE_SCORE_STATE_KEY,
+    PreScoreState,
+    count_pairs,
+    init_pre_score_state,
+    normalize_scores,
+    score_node,
+)
+
+__all__ = ["NAME", "Plugin", "PodTopologySpread"]
+
+
+class PodTopologySpread:
+    """PreFilter (+AddPod/RemovePod), Filter, PreScore, Score and NormalizeScore."""
+
+    name = NAME
+
+    def __init__(self, args: PodTopologySpreadArgs | None, handle: Handle) -> None:
+        args = args or PodTopologySpreadArgs()
+        self._system_defaulted = args.defaulting_type == SYSTEM_DEFAULTING
+        self._defaults: tuple[TopologySpreadConstraint, ...] = (
+            SYSTEM_DEFAULT_CONSTRAINTS
+            if self._system_defaulted
+            else tuple(args.default_constraints)
+        )
+        self._handle = handle
+        self._counter = MatchCounter()
+
+    # -- constraints -------------------------------------------------------
+
+    def constraints(self, pod: Pod, action: str) -> list[Constraint]:
+        """The pod's own constraints for ``action``, else the defaults built for it."""
+        if pod.topology_spread_constraints:
+            return resolve_constraints(pod.topology_spread_constraints, pod.labels, action)
+        return self._default_constraints(pod, action)
+
+    def _default_constraints(self, pod: Pod, action: str) -> list[Constraint]:
+        constraints = resolve_constraints(self._defaults, pod.labels, action)
+        if not constraints:
+            return []
+        selector = default_selector(pod, self._handle.cluster)
+        if selector.is_empty:
+            return []
+        return [replace(c, selector=selector) for c in constraints]
+
+    # -- PreFilter / Filter ------------------------------------------------
+
+    def pre_filter(
+        self, state: CycleState, pod: Pod
+    ) -> tuple[PreFilterResult | None, Status | None]:
+        constraints = self.constraints(pod, DO_NOT_SCHEDULE)
+        if not constraints:
+            return None, Status(Code.SKIP)
+        nodes = self._handle.snapshot.list()
+        state.write(
+            PRE_FILTER_STATE_KEY, build_pre_filter_state(pod, constraints, nodes, self._counter)
+        )
+        return None, None
+
+    def pre_filter_extensions(self) -> PodTopologySpread:
+        return self
+
+    def add_pod(
+        self, state: CycleState, pod: Pod, to_add: PodInfo, node_info: NodeInfo
+    ) -> Status | None:
+        return self._update(state, pod, to_add, node_info, 1)
+
+    def remove_pod(
+        self, state: CycleState, pod: Pod, to_remove: PodInfo, node_info: NodeInfo
+    ) -> Status | None:
+        return self._update(state, pod, to_remove, node_info, -1)
+
+    def _update(
+        self, state: CycleState, pod: Pod, other: PodInfo, node_info: NodeInfo, delta: int
+    ) -> Status | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return _missing(PRE_FILTER_STATE_KEY, "reading")
+        update_with_pod(s, other.pod, pod, node_info.node, delta)
+        return None
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return _missing(PRE_FILTER_STATE_KEY, "reading")
+        return filter_node(s, node_info.node)
+
+    # -- PreScore / Score --------------------------------------------------
+
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
+        all_nodes = self._handle.snapshot.list()
+        if not all_nodes:
+            return Status(Code.SKIP)
+        # Nodes without every key still get hostname spreading under System defaulting.
+        require_all = bool(pod.topology_spread_constraints) or not self._system_defaulted
+        constraints = self.constraints(pod, SCHEDULE_ANYWAY)
+        if not constraints:
+            return Status(Code.SKIP)
+        keys = [self._counter.key(c.selector, pod.namespace) for c in constraints]
+        s = init_pre_score_state(constraints, keys, nodes, require_all)
+        count_pairs(s, pod, all_nodes, require_all, self._counter)
+        state.write(PRE_SCORE_STATE_KEY, s)
+        return None
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if not isinstance(s, PreScoreState):
+            return 0, _missing(PRE_SCORE_STATE_KEY, "error reading")
+        return score_node(s, node_info, self._counter), None
+
+    def score_extensions(self) -> PodTopologySpread:
+        return self
+
+    def normalize_score(
+        self, state: CycleState, pod: Pod, scores: list[NodeScore]
+    ) -> Status | None:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if not isinstance(s, PreScoreState):
+            return _missing(PRE_SCORE_STATE_KEY, "error reading")
+        normalize_scores(s, scores)
+        return None
+
+
+def _missing(key: str, verb: str) -> Status:
+    """The error kube-scheduler reports when the state was never written."""
+    return as_error(f'{verb} "{key}" from cycleState: not found')
+
+
+Plugin = PodTopologySpread

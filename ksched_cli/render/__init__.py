@@ -1,0 +1,1 @@
+"""Renderers: turn a Plan into tables, JSON/YAML documents and explanations."""

@@ -1,0 +1,67 @@
+"""kube-scheduler's own outcomes (../shared/conformance cases, copied here as data).
+
+Each case is planned in-process with ``-o json --explain`` semantics and compared the
+way shared/conformance/check.py compares (plus attempt time, message and tiedWith).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ksched_cli.config.load import load_config
+from ksched_cli.engine.engine import Engine
+from ksched_cli.manifests.loader import load_cluster
+from ksched_cli.render.document import plan_document
+
+CASES = Path(__file__).parent / "cases"
+# Cases that need features of open issues (volume plugins, Permit/Coscheduling).
+KNOWN_FAILURES: set[str] = set()
+
+
+def _case_names() -> list[str]:
+    return sorted(p.name for p in CASES.iterdir() if (p / "expected.json").exists())
+
+
+def plan_case(case: Path) -> dict[str, Any]:
+    config = load_config(str(case / "profile.yaml"))
+    loaded = load_cluster([str(case / "cluster.yaml")])
+    return plan_document(Engine(config, loaded.cluster).run(), explain=True)
+
+
+def _pods(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    keys = ("outcome", "node", "preemptedBy", "message")
+    return {p["pod"]: {k: p.get(k) or None for k in keys} for p in doc["pods"]}
+
+
+def _attempt(a: dict[str, Any]) -> dict[str, Any]:
+    filtered = {n: (f.get("plugin"), list(f.get("reasons") or [])) for n, f in (a.get("filtered") or {}).items()}
+    return {
+        "pod": a["pod"],
+        "result": a.get("result"),
+        "node": a.get("node") or None,
+        "victims": sorted(a.get("victims") or []),
+        "scores": a.get("scores") or {},
+        "filtered": filtered,
+        "time": float(a.get("time", 0)),
+        "message": a.get("message") or None,
+        "tiedWith": sorted(set(a.get("tiedWith") or []) - {a.get("node")}),
+    }
+
+
+@pytest.mark.parametrize("name", _case_names())
+def test_case(name: str) -> None:
+    if name in KNOWN_FAILURES:
+        pytest.xfail("needs an open issue's feature")
+    case = CASES / name
+    expected = json.loads((case / "expected.json").read_text())
+    actual = plan_case(case)
+    assert _pods(actual) == _pods(expected)
+    got = [_attempt(a) for a in actual["attempts"]]
+    want = [_attempt(a) for a in expected["attempts"]]
+    for i, (g, w) in enumerate(zip(got, want, strict=False)):
+        assert g == w, f"attempt {i} ({w['pod']})"
+    assert len(got) == len(want)
