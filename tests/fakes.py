@@ -74,7 +74,9 @@ def make_pod(
 class FakeHandle:
     """Snapshot of ``nodes`` with the running ``pods`` (those with node_name) placed."""
 
-    def __init__(self, nodes: Sequence[Node], pods: Sequence[Pod] = (), cluster: Cluster | None = None):
+    def __init__(
+        self, nodes: Sequence[Node], pods: Sequence[Pod] = (), cluster: Cluster | None = None
+    ):
         self._snapshot = Snapshot(nodes)
         for pod in pods:
             if pod.node_name:
@@ -106,10 +108,14 @@ class FakeHandle:
     ) -> Status | None:
         raise NotImplementedError("not needed by plugin unit tests")
 
-    def run_pre_filter_extension_add_pod(self, state: CycleState, pod: Pod, to_add: PodInfo, node_info: NodeInfo) -> Status | None:
+    def run_pre_filter_extension_add_pod(
+        self, state: CycleState, pod: Pod, to_add: PodInfo, node_info: NodeInfo
+    ) -> Status | None:
         raise NotImplementedError
 
-    def run_pre_filter_extension_remove_pod(self, state: CycleState, pod: Pod, to_remove: PodInfo, node_info: NodeInfo) -> Status | None:
+    def run_pre_filter_extension_remove_pod(
+        self, state: CycleState, pod: Pod, to_remove: PodInfo, node_info: NodeInfo
+    ) -> Status | None:
         raise NotImplementedError
 
     def iterate_over_waiting_pods(self) -> list[Any]:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..errors import ObjectError
 from .fields import Raw, boolean, mapping, objects, string, string_map
 
 # semantics.md: instants not given in the input default to this one.
-DEFAULT_TIME = datetime(2024, 1, 1, tzinfo=timezone.utc).timestamp()
+DEFAULT_TIME = datetime(2024, 1, 1, tzinfo=UTC).timestamp()
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ class ObjectMeta:
 def parse_time(value: object, path: str) -> float:
     """RFC 3339 time to POSIX seconds."""
     if isinstance(value, datetime):
-        moment = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+        moment = value if value.tzinfo else value.replace(tzinfo=UTC)
         return moment.timestamp()
     if not isinstance(value, str):
         raise ObjectError(path, f"expected an RFC 3339 time, got {value!r}")
@@ -47,7 +47,7 @@ def parse_time(value: object, path: str) -> float:
     except ValueError:
         raise ObjectError(path, f"expected an RFC 3339 time, got {value!r}") from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     return moment.timestamp()
 
 

@@ -54,8 +54,11 @@ def parse_node(raw: Raw) -> Node:
     for p, t in objects(spec, "taints", "spec"):
         effect = string(t, "effect", p)
         if effect not in TAINT_EFFECTS:
-            raise ObjectError(f"{p}.effect", f'Unsupported value: "{effect}": supported values: '
-                              '"NoSchedule", "PreferNoSchedule", "NoExecute"')
+            raise ObjectError(
+                f"{p}.effect",
+                f'Unsupported value: "{effect}": supported values: '
+                '"NoSchedule", "PreferNoSchedule", "NoExecute"',
+            )
         taints.append(Taint(string(t, "key", p), string(t, "value", p), effect))
     exact = parse_resource_list(status, "allocatable", "status")
     if not exact:

@@ -172,7 +172,11 @@ def _container(raw: Raw, path: str, host_network: bool) -> Container:
         hport = integer(item, "hostPort", p, 0) or 0
         if host_network and hport == 0:
             hport = cport
-        ports.append(ContainerPort(cport, hport, string(item, "protocol", p, "TCP"), string(item, "hostIP", p)))
+        ports.append(
+            ContainerPort(
+                cport, hport, string(item, "protocol", p, "TCP"), string(item, "hostIP", p)
+            )
+        )
     return Container(
         name=string(raw, "name", path),
         image=string(raw, "image", path),
@@ -186,11 +190,15 @@ def _affinity_term(raw: Raw, path: str) -> PodAffinityTerm:
     sel = raw.get("labelSelector")
     ns_sel = raw.get("namespaceSelector")
     return PodAffinityTerm(
-        label_selector=parse_label_selector(sel, f"{path}.labelSelector") if sel is not None else None,
+        label_selector=parse_label_selector(sel, f"{path}.labelSelector")
+        if sel is not None
+        else None,
         namespaces=tuple(strings(raw, "namespaces", path)),
         topology_key=string(raw, "topologyKey", path),
         namespace_selector=(
-            parse_label_selector(ns_sel, f"{path}.namespaceSelector") if ns_sel is not None else None
+            parse_label_selector(ns_sel, f"{path}.namespaceSelector")
+            if ns_sel is not None
+            else None
         ),
         match_label_keys=tuple(strings(raw, "matchLabelKeys", path)),
         mismatch_label_keys=tuple(strings(raw, "mismatchLabelKeys", path)),
@@ -217,7 +225,9 @@ def _spread_constraint(raw: Raw, path: str) -> TopologySpreadConstraint:
         max_skew=integer(raw, "maxSkew", path, 0) or 0,
         topology_key=string(raw, "topologyKey", path),
         when_unsatisfiable=string(raw, "whenUnsatisfiable", path),
-        label_selector=parse_label_selector(sel, f"{path}.labelSelector") if sel is not None else None,
+        label_selector=parse_label_selector(sel, f"{path}.labelSelector")
+        if sel is not None
+        else None,
         min_domains=integer(raw, "minDomains", path),
         node_affinity_policy=raw.get("nodeAffinityPolicy"),
         node_taints_policy=raw.get("nodeTaintsPolicy"),
@@ -233,7 +243,9 @@ def parse_spread_constraint(raw: Raw, path: str) -> TopologySpreadConstraint:
 def _toleration(raw: Raw, path: str) -> Toleration:
     op = string(raw, "operator", path, "Equal") or "Equal"
     if op not in ("Equal", "Exists"):
-        raise ObjectError(f"{path}.operator", f'Unsupported value: "{op}": supported values: "Equal", "Exists"')
+        raise ObjectError(
+            f"{path}.operator", f'Unsupported value: "{op}": supported values: "Equal", "Exists"'
+        )
     return Toleration(
         key=string(raw, "key", path),
         operator=op,
@@ -247,7 +259,11 @@ def _volume(raw: Raw, path: str) -> Volume:
     claim = raw.get("persistentVolumeClaim")
     claim_name = None
     if claim is not None:
-        claim_name = string(mapping(raw, "persistentVolumeClaim", path), "claimName", f"{path}.persistentVolumeClaim")
+        claim_name = string(
+            mapping(raw, "persistentVolumeClaim", path),
+            "claimName",
+            f"{path}.persistentVolumeClaim",
+        )
     return Volume(string(raw, "name", path), claim_name, dict(raw))
 
 
@@ -257,10 +273,14 @@ def parse_pod(raw: Raw) -> Pod:
     spec = mapping(raw, "spec", "")
     status = mapping(raw, "status", "")
     host_network = boolean(spec, "hostNetwork", "spec")
-    containers = tuple(_container(i, p, host_network) for p, i in objects(spec, "containers", "spec"))
+    containers = tuple(
+        _container(i, p, host_network) for p, i in objects(spec, "containers", "spec")
+    )
     if not containers:
         raise ObjectError("spec.containers", "Required value: a pod needs at least one container")
-    inits = tuple(_container(i, p, host_network) for p, i in objects(spec, "initContainers", "spec"))
+    inits = tuple(
+        _container(i, p, host_network) for p, i in objects(spec, "initContainers", "spec")
+    )
     affinity = mapping(spec, "affinity", "spec")
     gates = [string(i, "name", p) for p, i in objects(spec, "schedulingGates", "spec")]
     start = status.get("startTime")
@@ -274,11 +294,17 @@ def parse_pod(raw: Raw) -> Pod:
         priority=integer(spec, "priority", "spec", 0) or 0,
         preemption_policy=string(spec, "preemptionPolicy", "spec") or "",
         node_selector=string_map(spec, "nodeSelector", "spec"),
-        node_affinity=parse_node_affinity(affinity.get("nodeAffinity"), "spec.affinity.nodeAffinity"),
+        node_affinity=parse_node_affinity(
+            affinity.get("nodeAffinity"), "spec.affinity.nodeAffinity"
+        ),
         node_affinity_preferred_set=mapping(affinity, "nodeAffinity", "spec.affinity").get(
-            "preferredDuringSchedulingIgnoredDuringExecution") is not None,
+            "preferredDuringSchedulingIgnoredDuringExecution"
+        )
+        is not None,
         pod_affinity=_pod_affinity(affinity.get("podAffinity"), "spec.affinity.podAffinity"),
-        pod_anti_affinity=_pod_affinity(affinity.get("podAntiAffinity"), "spec.affinity.podAntiAffinity"),
+        pod_anti_affinity=_pod_affinity(
+            affinity.get("podAntiAffinity"), "spec.affinity.podAntiAffinity"
+        ),
         tolerations=tuple(_toleration(i, p) for p, i in objects(spec, "tolerations", "spec")),
         topology_spread_constraints=tuple(
             _spread_constraint(i, p) for p, i in objects(spec, "topologySpreadConstraints", "spec")

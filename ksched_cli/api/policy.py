@@ -54,7 +54,9 @@ def _int_or_percent(raw: Raw, key: str, path: str) -> IntOrPercent | None:
     if isinstance(value, str) and not (value.endswith("%") and value[:-1].isdigit()):
         if value.isdigit():
             return int(value)
-        raise ObjectError(f"{path}.{key}", f"invalid value {value!r}: expected an integer or a percentage")
+        raise ObjectError(
+            f"{path}.{key}", f"invalid value {value!r}: expected an integer or a percentage"
+        )
     return value
 
 

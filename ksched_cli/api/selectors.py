@@ -63,7 +63,9 @@ def parse_label_selector(raw: Raw | None, path: str) -> LabelSelector | None:
         return None
     if not isinstance(raw, Mapping):
         raise ObjectError(path, "expected an object")
-    reqs = [Requirement(k, "In", (v,)) for k, v in sorted(string_map(raw, "matchLabels", path).items())]
+    reqs = [
+        Requirement(k, "In", (v,)) for k, v in sorted(string_map(raw, "matchLabels", path).items())
+    ]
     for item_path, item in objects(raw, "matchExpressions", path):
         reqs.append(_requirement(item, item_path, LABEL_OPERATORS))
     return LabelSelector(tuple(reqs))
@@ -78,9 +80,13 @@ def _requirement(raw: Raw, path: str, operators: tuple[str, ...]) -> Requirement
     if op in ("In", "NotIn") and not values:
         raise ObjectError(f"{path}.values", "must be specified when `operator` is 'In' or 'NotIn'")
     if op in ("Exists", "DoesNotExist") and values:
-        raise ObjectError(f"{path}.values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
+        raise ObjectError(
+            f"{path}.values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+        )
     if op in ("Gt", "Lt") and len(values) != 1:
-        raise ObjectError(f"{path}.values", "must be specified single value when `operator` is 'Lt' or 'Gt'")
+        raise ObjectError(
+            f"{path}.values", "must be specified single value when `operator` is 'Lt' or 'Gt'"
+        )
     return Requirement(key, op, values)
 
 
@@ -110,12 +116,16 @@ class NodeSelector:
 
 
 def parse_node_selector_term(raw: Raw, path: str) -> NodeSelectorTerm:
-    exprs = tuple(_requirement(i, p, NODE_OPERATORS) for p, i in objects(raw, "matchExpressions", path))
+    exprs = tuple(
+        _requirement(i, p, NODE_OPERATORS) for p, i in objects(raw, "matchExpressions", path)
+    )
     fields = []
     for p, i in objects(raw, "matchFields", path):
         req = _requirement(i, p, NODE_OPERATORS)
         if req.key != "metadata.name":
-            raise ObjectError(f"{p}.key", f'Unsupported value: "{req.key}": supported values: "metadata.name"')
+            raise ObjectError(
+                f"{p}.key", f'Unsupported value: "{req.key}": supported values: "metadata.name"'
+            )
         fields.append(req)
     return NodeSelectorTerm(exprs, tuple(fields))
 
@@ -123,7 +133,9 @@ def parse_node_selector_term(raw: Raw, path: str) -> NodeSelectorTerm:
 def parse_node_selector(raw: Raw | None, path: str) -> NodeSelector | None:
     if raw is None:
         return None
-    terms = tuple(parse_node_selector_term(i, p) for p, i in objects(raw, "nodeSelectorTerms", path))
+    terms = tuple(
+        parse_node_selector_term(i, p) for p, i in objects(raw, "nodeSelectorTerms", path)
+    )
     return NodeSelector(terms)
 
 
@@ -144,7 +156,9 @@ def parse_node_affinity(raw: Raw | None, path: str) -> NodeAffinity | None:
         return None
     req_raw = raw.get("requiredDuringSchedulingIgnoredDuringExecution")
     required = parse_node_selector(
-        mapping(raw, "requiredDuringSchedulingIgnoredDuringExecution", path) if req_raw is not None else None,
+        mapping(raw, "requiredDuringSchedulingIgnoredDuringExecution", path)
+        if req_raw is not None
+        else None,
         f"{path}.requiredDuringSchedulingIgnoredDuringExecution",
     )
     preferred = []

@@ -116,10 +116,19 @@ class PersistentVolumeClaim:
     selector: LabelSelector | None
     volume_mode: str = "Filesystem"
     phase: str = "Pending"
+    # spec.storageClassName as written, when the beta annotation also names a class.
+    spec_storage_class_name: str | None = None
 
     @property
     def name(self) -> str:
         return self.meta.name
+
+    @property
+    def spec_class(self) -> str | None:
+        """spec.storageClassName alone (after admission), ignoring the beta annotation."""
+        if ANN_BETA_STORAGE_CLASS in self.meta.annotations:
+            return self.spec_storage_class_name
+        return self.storage_class_name
 
     @property
     def namespace(self) -> str:
@@ -283,8 +292,11 @@ def parse_persistent_volume_claim(raw: Raw) -> PersistentVolumeClaim:
     meta = parse_meta(raw)
     spec = mapping(raw, "spec", "")
     class_name: str | None = meta.annotations.get(ANN_BETA_STORAGE_CLASS)
-    if class_name is None and spec.get("storageClassName") is not None:
-        class_name = string(spec, "storageClassName", "spec")
+    spec_class: str | None = None
+    if spec.get("storageClassName") is not None:
+        spec_class = string(spec, "storageClassName", "spec")
+    if class_name is None:
+        class_name = spec_class
     selector = spec.get("selector")
     return PersistentVolumeClaim(
         meta=meta,
@@ -296,6 +308,7 @@ def parse_persistent_volume_claim(raw: Raw) -> PersistentVolumeClaim:
         selector=parse_label_selector(selector, "spec.selector") if selector is not None else None,
         volume_mode=_enum(spec, "volumeMode", "spec", VOLUME_MODES, "Filesystem"),
         phase=string(mapping(raw, "status", ""), "phase", "status") or "Pending",
+        spec_storage_class_name=spec_class,
     )
 
 

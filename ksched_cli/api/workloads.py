@@ -42,4 +42,6 @@ def parse_workload(kind: str, raw: Raw) -> Workload:
         values = string_map(spec, "selector", "spec")
         return Workload(kind, meta, _map_selector(values), values)
     sel = spec.get("selector")
-    return Workload(kind, meta, parse_label_selector(sel, "spec.selector") if sel is not None else None)
+    return Workload(
+        kind, meta, parse_label_selector(sel, "spec.selector") if sel is not None else None
+    )

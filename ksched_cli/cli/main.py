@@ -13,7 +13,9 @@ from ..errors import KschedError
 @click.group(
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
-@click.version_option(__version__, message=f"ksched %(version)s (kube-scheduler {KUBE_SCHEDULER_VERSION})")
+@click.version_option(
+    __version__, message=f"ksched %(version)s (kube-scheduler {KUBE_SCHEDULER_VERSION})"
+)
 def cli() -> None:
     """Where would kube-scheduler put these pods, and why? Answered offline.
 

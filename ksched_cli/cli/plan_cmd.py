@@ -23,19 +23,48 @@ EXIT_SOME_PENDING = 2
 
 @click.command("plan")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--config", "-c", "config", default="default", show_default=True,
-              help="KubeSchedulerConfiguration file, or a built-in profile name (see `ksched profiles`).")
-@click.option("-o", "--output", type=click.Choice(["table", "wide", "json", "yaml"]), default="table",
-              show_default=True, help="Output format.")
-@click.option("--explain", is_flag=True, help="Include every attempt: per-node filter results and scores.")
-@click.option("--explain-pod", "explain_pod", metavar="NS/NAME", multiple=True,
-              help="Print a readable breakdown for one pod (repeatable).")
-@click.option("--tie-break", type=click.Choice(["lowest-name", "random"]), default="lowest-name",
-              show_default=True, help="How equal top scores are broken (kube-scheduler: random).")
+@click.option(
+    "--config",
+    "-c",
+    "config",
+    default="default",
+    show_default=True,
+    help="KubeSchedulerConfiguration file, or a built-in profile name (see `ksched profiles`).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Choice(["table", "wide", "json", "yaml"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--explain", is_flag=True, help="Include every attempt: per-node filter results and scores."
+)
+@click.option(
+    "--explain-pod",
+    "explain_pod",
+    metavar="NS/NAME",
+    multiple=True,
+    help="Print a readable breakdown for one pod (repeatable).",
+)
+@click.option(
+    "--tie-break",
+    type=click.Choice(["lowest-name", "random"]),
+    default="lowest-name",
+    show_default=True,
+    help="How equal top scores are broken (kube-scheduler: random).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for --tie-break random.")
 def plan(
-    paths: tuple[str, ...], config: str, output: str, explain: bool, explain_pod: tuple[str, ...],
-    tie_break: str, seed: int,
+    paths: tuple[str, ...],
+    config: str,
+    output: str,
+    explain: bool,
+    explain_pod: tuple[str, ...],
+    tie_break: str,
+    seed: int,
 ) -> None:
     """Plan the pending pods in PATHS (files or directories of manifests).
 
@@ -66,7 +95,9 @@ def plan(
     result = Engine(cfg, loaded.cluster, options).run()
     result.warnings.extend(loaded.warnings)
     click.echo(_render(result, output, explain, explain_pod), nl=False)
-    pending_failed = any(d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions)
+    pending_failed = any(
+        d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
+    )
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
 
 

@@ -7,37 +7,35 @@ from typing import TYPE_CHECKING
 from ..api.pod import Pod
 from ..framework.cycle_state import CycleState
 from ..framework.status import Code, Status
-from ..framework.types import Diagnosis, FitError, PostFilterResult, QueuedPodInfo
+from ..framework.types import (
+    PODS_TO_ACTIVATE_KEY,
+    Diagnosis,
+    FitError,
+    PodsToActivate,
+    PostFilterResult,
+    QueuedPodInfo,
+)
 from . import records as rec
+from .permit import WaitingPodEntry
 from .runtime import Framework
 from .schedule_one import ScheduleResult, SchedulingError, schedule_pod
 
+MAX_ATTEMPTS = 100
+
 if TYPE_CHECKING:
     from .engine import Engine
-
-PODS_TO_ACTIVATE_KEY = "kubernetes.io/pods-to-activate"
-
-
-class PodsToActivate:
-    """Pods a plugin asks to move to activeQ at the end of the cycle (uid -> pod)."""
-
-    def __init__(self) -> None:
-        self.pods: dict[str, Pod] = {}
-
-    def clone(self) -> PodsToActivate:
-        return self  # shared on purpose, as in kube-scheduler
 
 
 class SchedulingCycle:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    # --- clock hooks (Permit deadlines live in the permit module) ------------------------
+    # --- clock hooks ----------------------------------------------------------------
     def next_deadline(self) -> float | None:
-        return None
+        return self.engine.permits.next_deadline()
 
     def fire_deadlines(self, now: float) -> None:
-        return None
+        self.engine.permits.fire_deadlines(now)
 
     # --- one attempt ------------------------------------------------------------------
     def attempt(self, info: QueuedPodInfo) -> None:
@@ -52,13 +50,14 @@ class SchedulingCycle:
             result = schedule_pod(fwk, engine.sampler, engine.snapshot, state, pod)
         except FitError as fit:
             self._fit_failure(fwk, state, info, cycle, fit)
-            return
         except SchedulingError as err:
             attempt = self._record(pod, rec.UNSCHEDULABLE, message=str(err))
             attempt.profile = fwk.scheduler_name
             self._failure(info, cycle, str(err), nominate="", rejectors=False)
-            return
-        self._assume_and_bind(fwk, state, info, cycle, result, activate)
+        else:
+            self._assume_and_bind(fwk, state, info, cycle, result, activate)
+        # Rejections of waiting pods raised during the attempt take effect now (§6.6).
+        engine.permits.process_decisions()
 
     def _fit_failure(
         self, fwk: Framework, state: CycleState, info: QueuedPodInfo, cycle: int, fit: FitError
@@ -89,9 +88,14 @@ class SchedulingCycle:
         """Apply preemption's effects once the preemptor's failure is handled (§3, §5)."""
         engine = self.engine
         for victim in post.victims:
+            waiting = engine.permits.get(victim.uid)
+            if waiting is not None:
+                waiting.reject("DefaultPreemption", "preempted")
+                continue
             info = engine.snapshot.get(victim.node_name)
             if info is not None:
                 info.remove_pod(victim)
+            engine.delete_pod(victim)
             engine.decide(victim, rec.PREEMPTED, node=victim.node_name, preempted_by=preemptor.key)
         for pi in engine.nominator.pods_for_node(node):
             if pi.pod.priority < preemptor.priority:
@@ -107,10 +111,12 @@ class SchedulingCycle:
         engine = self.engine
         pod = info.pod
         engine.last_message[pod.uid] = message
-        if info.attempts >= 100:
+        if info.attempts >= MAX_ATTEMPTS:
             engine.decide(pod, rec.UNSCHEDULABLE, message=message)
         else:
-            engine.queue.add_unschedulable(info, cycle, engine.clock, rejectors)
+            engine.queue.add_unschedulable(
+                info, engine.queue.scheduling_cycle, engine.clock, rejectors
+            )
         if nominate is not None:
             pod.nominated_node_name = nominate
         if pod.nominated_node_name:
@@ -143,24 +149,67 @@ class SchedulingCycle:
             permit = fwk.run_permit(state, pod, host)
             status = permit.status
             if status is not None and status.code == Code.WAIT:
-                raise NotImplementedError("Permit Wait is handled by the permit module")
+                self._wait(fwk, state, info, host, permit.timeouts, attempt)
+                self._activate(activate)
+                return
         if status is not None:
             fwk.run_unreserve(state, pod, host)
             self._forget(pod, host)
             self._single_node_failure(info, cycle, attempt, host, status)
             return
         self._activate(activate)
-        self._bind(fwk, state, info, cycle, attempt, host, activate)
+        # Siblings a Permit plugin allowed bind first, in the order they began waiting (§6.4).
+        for entry in engine.permits.pop_allowed():
+            self.bind_waiting(entry)
+        self._bind(fwk, state, info, attempt, host, activate)
+
+    def _wait(
+        self,
+        fwk: Framework,
+        state: CycleState,
+        info: QueuedPodInfo,
+        host: str,
+        timeouts: dict[str, float],
+        attempt: rec.Attempt,
+    ) -> None:
+        engine = self.engine
+        now = engine.clock
+        deadlines = {plugin: now + t for plugin, t in timeouts.items()}
+        entry = WaitingPodEntry(info.pod, info, fwk, state, host, now, deadlines, dict(timeouts))
+        engine.permits.add(entry)
+        attempt.result = rec.WAITING
+        info.pod.start_time = engine.start_time_now()
+        attempt.detail["permit"] = [
+            f"waiting at {p} from t={now:g}s until t={d:g}s" for p, d in sorted(deadlines.items())
+        ]
+
+    def bind_waiting(self, entry: WaitingPodEntry) -> None:
+        """An allowed waiting pod binds at the current simulated time."""
+        self._bind(entry.fwk, entry.state, entry.info, None, entry.node, None)
+
+    def reject_waiting(self, entry: WaitingPodEntry) -> None:
+        """A rejected waiting pod (semantics.md §6.7): unreserve, forget, requeue, move others."""
+        engine = self.engine
+        pod = entry.pod
+        status = entry.decision
+        assert status is not None
+        entry.fwk.run_unreserve(entry.state, pod, entry.node)
+        self._forget(pod, entry.node)
+        diag = Diagnosis(node_to_status={entry.node: status})
+        diag.add_plugin_status(status)
+        message = str(FitError(pod, 1, diag))
+        pod.nominated_node_name = ""
+        self._failure(entry.info, 0, message, "", True)
+        engine.queue.move_all(engine.clock, exclude=pod.uid)
 
     def _bind(
         self,
         fwk: Framework,
         state: CycleState,
         info: QueuedPodInfo,
-        cycle: int,
-        attempt: rec.Attempt,
+        attempt: rec.Attempt | None,
         host: str,
-        activate: PodsToActivate,
+        activate: PodsToActivate | None,
     ) -> None:
         engine = self.engine
         pod = info.pod
@@ -171,16 +220,22 @@ class SchedulingCycle:
             fwk.run_unreserve(state, pod, host)
             self._forget(pod, host)
             engine.cluster_changed()
-            self._single_node_failure(info, cycle, attempt, host, status)
+            self._single_node_failure(info, 0, attempt, host, status)
             return
         pod.start_time = engine.start_time_now()
         engine.decide(pod, rec.SCHEDULED, node=host)
         engine.cluster_changed()
         fwk.run_post_bind(state, pod, host)
-        self._activate(activate)
+        if activate is not None:
+            self._activate(activate)
 
     def _single_node_failure(
-        self, info: QueuedPodInfo, cycle: int, attempt: rec.Attempt, host: str, status: Status
+        self,
+        info: QueuedPodInfo,
+        cycle: int,
+        attempt: rec.Attempt | None,
+        host: str,
+        status: Status,
     ) -> None:
         """A Reserve, Permit or bind failure: a FitError over the one chosen node."""
         if status.is_rejected():
@@ -191,9 +246,10 @@ class SchedulingCycle:
         else:
             message = status.message()
             rejectors = False
-        attempt.result = rec.UNSCHEDULABLE
-        attempt.node = ""
-        attempt.message = message
+        if attempt is not None:
+            attempt.result = rec.UNSCHEDULABLE
+            attempt.node = ""
+            attempt.message = message
         self._failure(info, cycle, message, "", rejectors)
 
     # --- cache operations ---------------------------------------------------------------
@@ -225,7 +281,9 @@ class SchedulingCycle:
         message: str = "",
         diagnosis: Diagnosis | None = None,
     ) -> rec.Attempt:
-        attempt = rec.Attempt(pod=pod.key, time=self.engine.clock, result=result, node=node, message=message)
+        attempt = rec.Attempt(
+            pod=pod.key, time=self.engine.clock, result=result, node=node, message=message
+        )
         if diagnosis is not None:
             attempt.filtered = {
                 name: rec.FilteredNode(st.plugin, st.all_reasons(), st.code.go_name)

@@ -14,14 +14,14 @@ from ..framework.podinfo import PodInfo
 from ..framework.types import QueuedPodInfo
 from . import records as rec
 from .cluster import Cluster
+from .cycle import SchedulingCycle
 from .nominator import Nominator
 from .pdb_status import fill_missing_statuses
+from .permit import PermitWaits
 from .queue import SchedulingQueue
 from .runtime import Framework
 from .schedule_one import Sampler
 from .snapshot import Snapshot
-
-MAX_ATTEMPTS = 100
 
 
 @dataclass
@@ -34,14 +34,18 @@ class EngineOptions:
 class Engine:
     """Owns the cluster state, the frameworks (one per profile) and the queue."""
 
-    def __init__(self, config: SchedulerConfig, cluster: Cluster, options: EngineOptions | None = None):
+    def __init__(
+        self, config: SchedulerConfig, cluster: Cluster, options: EngineOptions | None = None
+    ):
         self.options = options or EngineOptions()
         self.config = config
         self._cluster = cluster
         self._snapshot = Snapshot(cluster.nodes)
         self.clock = 0.0
         self.nominator = Nominator()
-        self.plan = rec.Plan(profiles=[p.scheduler_name for p in config.profiles], node_count=len(cluster.nodes))
+        self.plan = rec.Plan(
+            profiles=[p.scheduler_name for p in config.profiles], node_count=len(cluster.nodes)
+        )
         rng = random.Random(self.options.seed) if self.options.tie_break == "random" else None
         self.sampler = Sampler(config.percentage_of_nodes_to_score, 0, rng)
         self.frameworks = {p.scheduler_name: Framework(p, self) for p in config.profiles}
@@ -56,9 +60,7 @@ class Engine:
         self.pods_by_uid = {p.uid: p for p in cluster.pods}
         self._place_running_pods()
         self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods))
-        # Import here: the cycle module needs the Engine type, and this one needs it.
-        from .cycle import SchedulingCycle
-
+        self.permits = PermitWaits(self)
         self.cycle = SchedulingCycle(self)
 
     # --- EngineServices -----------------------------------------------------------------
@@ -77,10 +79,10 @@ class Engine:
         return self.nominator.pods_for_node(node_name)
 
     def waiting_pods(self) -> list[WaitingPod]:
-        return []
+        return list(self.permits.in_order())
 
     def get_waiting_pod(self, uid: str) -> WaitingPod | None:
-        return None
+        return self.permits.get(uid)
 
     # --- setup ----------------------------------------------------------------------
     def _place_running_pods(self) -> None:
@@ -100,13 +102,18 @@ class Engine:
             fwk = self.frameworks.get(pod.scheduler_name)
             if fwk is None:
                 self.decide(pod, rec.SKIPPED)
-                self.plan.decisions[-1].note = f'no profile has schedulerName "{pod.scheduler_name}"'
+                self.plan.decisions[
+                    -1
+                ].note = f'no profile has schedulerName "{pod.scheduler_name}"'
                 continue
             info = QueuedPodInfo(pod=pod, timestamp=0.0)
             self.queued[pod.uid] = info
             if pod.nominated_node_name:
                 self.nominator.add(pod, pod.nominated_node_name)
-            gate = next((s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None), None)
+            gate = next(
+                (s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None),
+                None,
+            )
             if gate is not None:
                 info.gated = True
                 self.decide(pod, rec.GATED, message=gate.message())
@@ -132,10 +139,15 @@ class Engine:
         return self.plan
 
     def _advance_clock(self) -> bool:
-        candidates = [t for t in (self.queue.next_backoff_expiry(), self.cycle.next_deadline()) if t is not None]
+        candidates = [
+            t
+            for t in (self.queue.next_backoff_expiry(), self.cycle.next_deadline())
+            if t is not None
+        ]
         if not candidates:
             return False
         self.clock = max(self.clock, min(candidates))
+        self.queue.now = self.clock
         self.cycle.fire_deadlines(self.clock)
         self.queue.flush_backoff(self.clock)
         return True
@@ -149,10 +161,17 @@ class Engine:
             self.decide(pod, rec.UNSCHEDULABLE, message=self.last_message.get(pod.uid, ""))
 
     # --- effects used by the scheduling cycle -------------------------------------------
-    def decide(self, pod: Pod, outcome: str, node: str = "", message: str = "", preempted_by: str = "") -> None:
+    def decide(
+        self, pod: Pod, outcome: str, node: str = "", message: str = "", preempted_by: str = ""
+    ) -> None:
         self.plan.decisions.append(
             rec.Decision(pod.key, outcome, node, message, preempted_by, pod.priority, self.clock)
         )
+
+    def delete_pod(self, pod: Pod) -> None:
+        """The API server deletes ``pod`` (a preemption victim)."""
+        self._cluster.pods = [p for p in self._cluster.pods if p.uid != pod.uid]
+        self.queue.delete(pod.uid)
 
     def cluster_changed(self) -> None:
         """A pod was bound, deleted or unreserved: every unschedulable pod moves."""

@@ -36,6 +36,7 @@ class SchedulingQueue:
         self._seq = count()
         self.unschedulable: dict[str, QueuedPodInfo] = {}
         self.scheduling_cycle = 0
+        self.now = 0.0  # kept current by the engine, for first-entry timestamps
         self.move_request_cycle = -1
         self._in_active: set[str] = set()
         # uid -> sequence number of its live backoffQ entry; older entries are stale.
@@ -49,6 +50,8 @@ class SchedulingQueue:
         self._in_backoff.pop(uid, None)
         self.unschedulable.pop(uid, None)
         self._in_active.add(uid)
+        if info.initial_attempt_timestamp is None:
+            info.initial_attempt_timestamp = self.now
         heapq.heappush(self._active, _Entry(info, self._less))
 
     def _add_backoff(self, info: QueuedPodInfo) -> None:
@@ -58,7 +61,9 @@ class SchedulingQueue:
         self._in_backoff[uid] = seq
         heapq.heappush(self._backoff, (self.backoff_expiry(info), seq, info))
 
-    def add_unschedulable(self, info: QueuedPodInfo, pod_cycle: int, now: float, has_rejectors: bool) -> None:
+    def add_unschedulable(
+        self, info: QueuedPodInfo, pod_cycle: int, now: float, has_rejectors: bool
+    ) -> None:
         """AddUnschedulableIfNotPresent without queueing hints (the v1.30 default)."""
         info.timestamp = now
         if self.move_request_cycle >= pod_cycle or not has_rejectors:
@@ -98,9 +103,11 @@ class SchedulingQueue:
     def is_backing_off(self, info: QueuedPodInfo, now: float) -> bool:
         return self.backoff_expiry(info) > now
 
-    def move_all(self, now: float) -> None:
+    def move_all(self, now: float, exclude: str = "") -> None:
         """MoveAllToActiveOrBackoffQueue: every unschedulable pod moves, the cycle is marked."""
         for info in list(self.unschedulable.values()):
+            if info.pod.uid == exclude:
+                continue
             if self.is_backing_off(info, now):
                 self._add_backoff(info)
             else:

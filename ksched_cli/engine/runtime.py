@@ -125,7 +125,9 @@ class Framework:
     def has_score_plugins(self) -> bool:
         return bool(self.score_plugins)
 
-    def run_pre_filter(self, state: CycleState, pod: Pod) -> tuple[PreFilterResult | None, Status | None]:
+    def run_pre_filter(
+        self, state: CycleState, pod: Pod
+    ) -> tuple[PreFilterResult | None, Status | None]:
         skip: set[str] = set()
         result: PreFilterResult | None = None
         with_nodes: list[str] = []
@@ -149,11 +151,7 @@ class Framework:
                     with_nodes.append(pl.name)
                 result = res if result is None else result.merge(res)
                 if result is not None and result.node_names is not None and not result.node_names:
-                    if len(with_nodes) == 1:
-                        msg = f"node(s) didn't satisfy plugin {with_nodes[0]}"
-                    else:
-                        msg = f"node(s) didn't satisfy plugin(s) [{' '.join(with_nodes)}] simultaneously"
-                    return result, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg)
+                    return result, _disjoint_pre_filter_results(with_nodes)
             return result, returned
         finally:
             state.skip_filter_plugins = skip
@@ -168,7 +166,9 @@ class Framework:
             status = (ext.add_pod if add else ext.remove_pod)(state, pod, info, node_info)
             if status is not None and status.code != Code.SUCCESS:
                 verb = "AddPod" if add else "RemovePod"
-                return as_error(f'running {verb} on PreFilter plugin "{pl.name}": {status.message()}')
+                return as_error(
+                    f'running {verb} on PreFilter plugin "{pl.name}": {status.message()}'
+                )
         return None
 
     def run_pre_filter_extension_add_pod(
@@ -246,7 +246,9 @@ class Framework:
         return result, Status(Code.UNSCHEDULABLE, *reasons, plugin=rejector)
 
     # --- Scoring ----------------------------------------------------------------------
-    def run_pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
+    def run_pre_score(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+    ) -> Status | None:
         skip: set[str] = set()
         try:
             for pl in self.pre_score_plugins:
@@ -298,7 +300,9 @@ class Framework:
             if status is not None and status.code != Code.SUCCESS:
                 if status.is_rejected():
                     return status.with_plugin(pl.name)
-                return as_error(f'running Reserve plugin "{pl.name}": {status.message()}').with_plugin(pl.name)
+                return as_error(
+                    f'running Reserve plugin "{pl.name}": {status.message()}'
+                ).with_plugin(pl.name)
         return None
 
     def run_unreserve(self, state: CycleState, pod: Pod, node: str) -> None:
@@ -329,7 +333,9 @@ class Framework:
             if status is not None and status.code != Code.SUCCESS:
                 if status.is_rejected():
                     return status.with_plugin(pl.name)
-                return as_error(f'running PreBind plugin "{pl.name}": {status.message()}').with_plugin(pl.name)
+                return as_error(
+                    f'running PreBind plugin "{pl.name}": {status.message()}'
+                ).with_plugin(pl.name)
         return None
 
     def run_bind(self, state: CycleState, pod: Pod, node: str) -> Status | None:
@@ -343,10 +349,21 @@ class Framework:
             if status is not None and status.code != Code.SUCCESS:
                 if status.is_rejected():
                     return status.with_plugin(pl.name)
-                return as_error(f'running Bind plugin "{pl.name}": {status.message()}').with_plugin(pl.name)
+                return as_error(f'running Bind plugin "{pl.name}": {status.message()}').with_plugin(
+                    pl.name
+                )
             return status
         return status
 
     def run_post_bind(self, state: CycleState, pod: Pod, node: str) -> None:
         for pl in self.post_bind_plugins:
             pl.post_bind(state, pod, node)
+
+
+def _disjoint_pre_filter_results(plugins: list[str]) -> Status:
+    """The PreFilter plugins' node sets have no node in common."""
+    if len(plugins) == 1:
+        msg = f"node(s) didn't satisfy plugin {plugins[0]}"
+    else:
+        msg = f"node(s) didn't satisfy plugin(s) [{' '.join(plugins)}] simultaneously"
+    return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg)

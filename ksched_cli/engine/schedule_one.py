@@ -44,7 +44,11 @@ class Sampler:
     def num_feasible_nodes_to_find(self, profile_percentage: int | None, num_all: int) -> int:
         if num_all < MIN_FEASIBLE_NODES_TO_FIND:
             return num_all
-        percentage = profile_percentage if profile_percentage is not None else self.percentage_of_nodes_to_score
+        percentage = (
+            profile_percentage
+            if profile_percentage is not None
+            else self.percentage_of_nodes_to_score
+        )
         if percentage == 0:
             percentage = max(50 - num_all // 125, MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
         num = num_all * percentage // 100
@@ -85,7 +89,9 @@ def _find_nodes_that_fit(
     if pod.nominated_node_name:
         nominated = snapshot.get(pod.nominated_node_name)
         if nominated is not None:
-            feasible = _find_nodes_that_pass_filters(fwk, sampler, state, pod, diagnosis, [nominated])
+            feasible = _find_nodes_that_pass_filters(
+                fwk, sampler, state, pod, diagnosis, [nominated]
+            )
             if feasible:
                 return feasible, diagnosis
     nodes: Sequence[NodeInfo] = all_nodes

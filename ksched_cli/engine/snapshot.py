@@ -49,7 +49,11 @@ def image_states(nodes: Sequence[Node]) -> dict[str, dict[str, ImageStateSummary
         for name in {n for image in node.images for n in image.names}:
             spread[name] = spread.get(name, 0) + 1
     return {
-        node.name: {name: ImageStateSummary(size[name], spread[name]) for image in node.images for name in image.names}
+        node.name: {
+            name: ImageStateSummary(size[name], spread[name])
+            for image in node.images
+            for name in image.names
+        }
         for node in nodes
     }
 

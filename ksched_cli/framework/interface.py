@@ -66,7 +66,9 @@ class PostFilterPlugin(Plugin, Protocol):
 
 @runtime_checkable
 class PreScorePlugin(Plugin, Protocol):
-    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None: ...
+    def pre_score(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+    ) -> Status | None: ...
 
 
 class ScoreExtensions(Protocol):
@@ -77,7 +79,9 @@ class ScoreExtensions(Protocol):
 
 @runtime_checkable
 class ScorePlugin(Plugin, Protocol):
-    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]: ...
+    def score(
+        self, state: CycleState, pod: Pod, node_info: NodeInfo
+    ) -> tuple[int, Status | None]: ...
 
     def score_extensions(self) -> ScoreExtensions | None: ...
 
@@ -91,7 +95,9 @@ class ReservePlugin(Plugin, Protocol):
 
 @runtime_checkable
 class PermitPlugin(Plugin, Protocol):
-    def permit(self, state: CycleState, pod: Pod, node_name: str) -> tuple[Status | None, float]: ...
+    def permit(
+        self, state: CycleState, pod: Pod, node_name: str
+    ) -> tuple[Status | None, float]: ...
 
 
 @runtime_checkable

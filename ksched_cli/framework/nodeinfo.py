@@ -50,7 +50,10 @@ class Resource:
 
     def clone(self) -> Resource:
         return Resource(
-            self.milli_cpu, self.memory, self.ephemeral_storage, self.allowed_pod_number,
+            self.milli_cpu,
+            self.memory,
+            self.ephemeral_storage,
+            self.allowed_pod_number,
             dict(self.scalar_resources),
         )
 
@@ -132,7 +135,9 @@ class NodeInfo:
         "used_ports",
     )
 
-    def __init__(self, node: Node, image_states: dict[str, ImageStateSummary] | None = None) -> None:
+    def __init__(
+        self, node: Node, image_states: dict[str, ImageStateSummary] | None = None
+    ) -> None:
         self.node = node
         self.allocatable = Resource.from_list(node.allocatable)
         self.requested = Resource()

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..api.pod import Pod, PodAffinityTerm
 from ..api.selectors import LabelSelector
 
+
 @dataclass(frozen=True, slots=True)
 class AffinityTerm:
     namespaces: frozenset[str]
@@ -49,7 +50,9 @@ class PodInfo:
     def __init__(self, pod: Pod) -> None:
         self.pod = pod
         aff, anti = pod.pod_affinity, pod.pod_anti_affinity
-        self.required_affinity_terms = [new_affinity_term(pod, t) for t in aff.required] if aff else []
+        self.required_affinity_terms = (
+            [new_affinity_term(pod, t) for t in aff.required] if aff else []
+        )
         self.required_anti_affinity_terms = (
             [new_affinity_term(pod, t) for t in anti.required] if anti else []
         )

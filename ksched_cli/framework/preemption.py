@@ -36,7 +36,9 @@ class PreemptionInterface(Protocol):
 
     def offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]: ...
 
-    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_status: Status | None) -> tuple[bool, str]: ...
+    def pod_eligible_to_preempt_others(
+        self, pod: Pod, nominated_status: Status | None
+    ) -> tuple[bool, str]: ...
 
     def select_victims_on_node(
         self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]
@@ -50,8 +52,12 @@ class Evaluator:
     state: CycleState
     explain: list[str] = field(default_factory=list)
 
-    def preempt(self, pod: Pod, statuses: Mapping[str, Status]) -> tuple[PostFilterResult | None, Status]:
-        ok, msg = self.plugin.pod_eligible_to_preempt_others(pod, statuses.get(pod.nominated_node_name))
+    def preempt(
+        self, pod: Pod, statuses: Mapping[str, Status]
+    ) -> tuple[PostFilterResult | None, Status]:
+        ok, msg = self.plugin.pod_eligible_to_preempt_others(
+            pod, statuses.get(pod.nominated_node_name)
+        )
         if not ok:
             self.explain.append(f"not eligible: {msg}")
             return None, Status(Code.UNSCHEDULABLE, msg)
@@ -61,7 +67,9 @@ class Evaluator:
             return PostFilterResult(nominated_node_name=""), Status(Code.UNSCHEDULABLE, str(fit))
         best = self._select_candidate(candidates)
         self.explain.append(f"chose {best.name}: victims {[v.key for v in best.victims]}")
-        return PostFilterResult(nominated_node_name=best.name, victims=list(best.victims)), Status(Code.SUCCESS)
+        return PostFilterResult(nominated_node_name=best.name, victims=list(best.victims)), Status(
+            Code.SUCCESS
+        )
 
     def _find_candidates(
         self, pod: Pod, statuses: Mapping[str, Status]
@@ -104,13 +112,16 @@ class Evaluator:
                 cand = Candidate(info.name, victims, violations)
                 (violating if violations else non_violating).append(cand)
                 self.explain.append(
-                    f"candidate {info.name}: victims {[v.key for v in victims]}, {violations} PDB violation(s)"
+                    f"candidate {info.name}: victims {[v.key for v in victims]}, "
+                    f"{violations} PDB violation(s)"
                 )
                 if non_violating and len(non_violating) + len(violating) >= num_candidates:
                     break
                 continue
             if status is None or status.code == Code.SUCCESS:
-                status = Status(Code.ERROR, error=f'expected at least one victim pod on node "{info.name}"')
+                status = Status(
+                    Code.ERROR, error=f'expected at least one victim pod on node "{info.name}"'
+                )
             statuses[info.name] = status
             self.explain.append(f"not a candidate {info.name}: {status.message()}")
         return non_violating + violating, statuses
@@ -144,7 +155,10 @@ def earliest_start_of_highest_priority(victims: Sequence[Pod]) -> float | None:
 _CRITERIA: list[tuple[str, Any]] = [
     ("fewest PDB violations", lambda c: -c.num_pdb_violations),
     ("lowest highest-victim priority", lambda c: -c.victims[0].priority),
-    ("smallest sum of victim priorities", lambda c: -sum(v.priority + INT32_MAX + 1 for v in c.victims)),
+    (
+        "smallest sum of victim priorities",
+        lambda c: -sum(v.priority + INT32_MAX + 1 for v in c.victims),
+    ),
     ("fewest victims", lambda c: -len(c.victims)),
     (
         "latest start time of the highest-priority victims",

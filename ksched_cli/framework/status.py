@@ -35,7 +35,9 @@ class Status:
 
     __slots__ = ("code", "error", "plugin", "reasons")
 
-    def __init__(self, code: Code, *reasons: str, error: str | None = None, plugin: str = "") -> None:
+    def __init__(
+        self, code: Code, *reasons: str, error: str | None = None, plugin: str = ""
+    ) -> None:
         self.code = code
         self.reasons = list(reasons)
         self.error = error
@@ -61,7 +63,11 @@ class Status:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Status):
             return NotImplemented
-        return (self.code, self.all_reasons(), self.plugin) == (other.code, other.all_reasons(), other.plugin)
+        return (self.code, self.all_reasons(), self.plugin) == (
+            other.code,
+            other.all_reasons(),
+            other.plugin,
+        )
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -104,3 +104,19 @@ class QueuedPodInfo:
     unschedulable_plugins: set[str] = field(default_factory=set)
     pending_plugins: set[str] = field(default_factory=set)
     gated: bool = False
+
+
+PODS_TO_ACTIVATE_KEY = "kubernetes.io/pods-to-activate"
+
+
+class PodsToActivate:
+    """Pods a plugin asks to move to activeQ at the end of the cycle (uid -> pod).
+
+    Stored in the CycleState under PODS_TO_ACTIVATE_KEY; shared, not copied, by clones.
+    """
+
+    def __init__(self) -> None:
+        self.pods: dict[str, Pod] = {}
+
+    def clone(self) -> PodsToActivate:
+        return self

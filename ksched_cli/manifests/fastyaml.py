@@ -30,6 +30,7 @@ from yaml.events import (
 )
 from yaml.nodes import ScalarNode
 
+_Parser: Any
 try:
     from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - pure-Python PyYAML build
@@ -47,8 +48,8 @@ class _Scalars:
     """Plain scalars resolved and constructed exactly as SafeLoader does, memoized."""
 
     def __init__(self) -> None:
-        self._resolver = yaml.resolver.Resolver()
-        self._constructor = yaml.constructor.SafeConstructor()
+        self._resolver: Any = yaml.resolver.Resolver()
+        self._constructor: Any = yaml.constructor.SafeConstructor()
         self._cache: dict[str, Any] = {}
 
     def plain(self, value: str) -> Any:
@@ -105,7 +106,7 @@ def _build(get_event: Any, scalars: _Scalars) -> list[Any]:
         if cls is ScalarEvent:
             value = _scalar(event, scalars)
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
-            if event.anchor is not None or not event.implicit and event.tag is not None:
+            if event.anchor is not None or (not event.implicit and event.tag is not None):
                 raise Unsupported("anchor or tag on a collection")
             value = {} if cls is MappingStartEvent else []
         elif cls is MappingEndEvent or cls is SequenceEndEvent:

@@ -7,7 +7,9 @@ first problem aborts the load with one positioned line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import gc
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -109,10 +111,24 @@ def load_cluster(paths: Sequence[str]) -> LoadResult:
     """Every object of ``paths`` (files and directories), in load order; see semantics.md §1."""
     files, warnings = manifest_files(paths)
     builder = _Builder()
-    for path in files:
-        builder.add_file(path)
-    builder.finish()
+    with _gc_paused():
+        for path in files:
+            builder.add_file(path)
+        builder.finish()
     return LoadResult(builder.cluster, warnings + builder.warnings)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Loading allocates millions of objects that all stay alive and form no cycles, so
+    the cyclic collector's repeated passes over them are pure cost (40% of a load)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def describe(kind: str, raw: Any, namespaced: bool) -> str:

@@ -1,15 +1,26 @@
 """Line and column of a field in a manifest file, looked up only when reporting an error.
 
 ``yamlio.locate`` re-reads the whole file with ruamel.yaml, which takes minutes on a
-150,000-pod snapshot; composing node trees with PyYAML's C parser takes seconds, and
-its marks give the same positions (a key's first character, a list item's value).
+150,000-pod snapshot. Here PyYAML's C parser streams events and the walk follows
+only the field's path, skipping everything else, so no tree is built. The positions
+are the ones ruamel reports: a key's first character, a list item's first character.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import yaml
+from yaml.events import (
+    CollectionEndEvent,
+    CollectionStartEvent,
+    DocumentStartEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
 
 from ..yamlio import split_path
 
@@ -18,37 +29,89 @@ try:
 except AttributeError:  # pragma: no cover - pure-Python PyYAML build
     _Loader = yaml.SafeLoader
 
+GetEvent = Callable[[], Any]
+
 
 def field_position(text: str, document: int, field: str) -> tuple[int, int] | None:
     """1-based (line, column) of ``field`` in 0-based ``document``, or of its nearest parent."""
+    loader = _Loader(text)
     try:
-        for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
-            if index == document:
-                return _position(node, field) if node is not None else None
+        get = loader.get_event
+        if not _skip_documents(get, document):
+            return None
+        mark = _walk(get, get(), list(split_path(field)))
+        return mark.line + 1, mark.column + 1
     except yaml.YAMLError:
         return None
-    return None
+    finally:
+        loader.dispose()
 
 
-def _position(root: yaml.Node, field: str) -> tuple[int, int]:
-    mark = root.start_mark
-    current: yaml.Node = root
-    for part in split_path(field):
-        child = _child(current, part)
-        if child is None:
+def _skip_documents(get: GetEvent, count: int) -> bool:
+    """Advance to just after document ``count``'s start; False if there are fewer documents."""
+    seen = -1
+    while True:
+        event = get()
+        if isinstance(event, StreamEndEvent):
+            return False
+        if isinstance(event, DocumentStartEvent):
+            seen += 1
+            if seen == count:
+                return True
+
+
+def _walk(get: GetEvent, event: Any, parts: list[str | int]) -> Any:
+    """The mark of the deepest part of ``parts`` found from the node starting at ``event``."""
+    mark = event.start_mark
+    for part in parts:
+        if isinstance(event, MappingStartEvent) and isinstance(part, str):
+            found = _find_key(get, part)
+        elif isinstance(event, SequenceStartEvent) and isinstance(part, int):
+            found = _find_item(get, part)
+        else:
+            found = None
+        if found is None:
             break
-        mark, current = child
-    return mark.line + 1, mark.column + 1
+        mark, event = found
+    return mark
 
 
-def _child(node: yaml.Node, part: str | int) -> tuple[Any, yaml.Node] | None:
-    """The mark to report for ``part`` of ``node`` (a key's, or an item's) and the child node."""
-    if isinstance(node, yaml.MappingNode) and isinstance(part, str):
-        # Reversed: with a duplicated key the loader keeps the last value.
-        for key, value in reversed(node.value):
-            if isinstance(key, yaml.ScalarNode) and key.value == part:
-                return key.start_mark, value
-    elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
-        item = node.value[part]
-        return item.start_mark, item
-    return None
+def _find_key(get: GetEvent, key: str) -> tuple[Any, Any] | None:
+    """After a mapping's start: the key's mark and the first event of its value.
+
+    The last occurrence would win in the loader; a duplicated key is rare enough that
+    the first is reported.
+    """
+    while True:
+        key_event = get()
+        if isinstance(key_event, CollectionEndEvent):
+            return None
+        if isinstance(key_event, ScalarEvent) and key_event.value == key:
+            return key_event.start_mark, get()
+        _skip_node(get, key_event)
+        _skip_node(get, get())
+
+
+def _find_item(get: GetEvent, index: int) -> tuple[Any, Any] | None:
+    for _ in range(index):
+        event = get()
+        if isinstance(event, CollectionEndEvent):
+            return None
+        _skip_node(get, event)
+    event = get()
+    if isinstance(event, CollectionEndEvent):
+        return None
+    return event.start_mark, event
+
+
+def _skip_node(get: GetEvent, event: Any) -> None:
+    """Consume the rest of the node that starts with ``event``."""
+    if not isinstance(event, CollectionStartEvent):
+        return
+    depth = 1
+    while depth:
+        event = get()
+        if isinstance(event, CollectionStartEvent):
+            depth += 1
+        elif isinstance(event, CollectionEndEvent):
+            depth -= 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
 from ..api.pod import PREEMPT_NEVER, Pod
 from ..api.policy import PodDisruptionBudget
 from ..config.args import DefaultPreemptionArgs
@@ -44,12 +45,17 @@ class Plugin:
         n = max(n, self.args.min_candidate_nodes_absolute)
         return 0, min(n, num_nodes)
 
-    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_status: Status | None) -> tuple[bool, str]:
+    def pod_eligible_to_preempt_others(
+        self, pod: Pod, nominated_status: Status | None
+    ) -> tuple[bool, str]:
         if pod.preemption_policy == PREEMPT_NEVER:
             return False, "not eligible due to preemptionPolicy=Never."
         nominated = pod.nominated_node_name
         if nominated:
-            if nominated_status is not None and nominated_status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+            if (
+                nominated_status is not None
+                and nominated_status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+            ):
                 return True, ""
             info = self.handle.snapshot.get(nominated)
             if info is not None:
@@ -85,7 +91,9 @@ class Plugin:
                     num_violating += counts
         return victims, num_violating, None
 
-    def _remove_lower_priority(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> list[PodInfo]:
+    def _remove_lower_priority(
+        self, state: CycleState, pod: Pod, node_info: NodeInfo
+    ) -> list[PodInfo]:
         """Remove every lower-priority pod, visiting the pod list as Go's range does.
 
         Go ranges over the slice header taken before the loop while removals move the
@@ -107,7 +115,9 @@ class Plugin:
             self._extension(state, pod, pi, node_info, add=False)
         return potential
 
-    def _extension(self, state: CycleState, pod: Pod, pi: PodInfo, node_info: NodeInfo, add: bool) -> None:
+    def _extension(
+        self, state: CycleState, pod: Pod, pi: PodInfo, node_info: NodeInfo, add: bool
+    ) -> None:
         run = (
             self.handle.run_pre_filter_extension_add_pod
             if add
@@ -145,4 +155,3 @@ def filter_pods_with_pdb_violation(
                     violated = True
         (violating if violated else non_violating).append(info)
     return violating, non_violating
-

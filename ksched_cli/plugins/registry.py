@@ -29,6 +29,7 @@ _MODULES: dict[str, str] = {
     "EBSLimits": "nodevolumelimits.non_csi_ebs",
     "GCEPDLimits": "nodevolumelimits.non_csi_gce",
     "AzureDiskLimits": "nodevolumelimits.non_csi_azure",
+    "CinderLimits": "nodevolumelimits.non_csi_cinder",
     "NodeVolumeLimits": "nodevolumelimits.csi",
     "VolumeBinding": "volumebinding.plugin",
     "VolumeZone": "volumezone",

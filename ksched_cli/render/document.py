@@ -36,7 +36,8 @@ def attempt_doc(a: Attempt, explain: bool = True) -> dict[str, Any]:
             node: {**s.weighted, "total": s.total} for node, s in sorted(a.scores.items())
         }
     doc["filtered"] = {
-        node: {"plugin": f.plugin, "reasons": list(f.reasons)} for node, f in sorted(a.filtered.items())
+        node: {"plugin": f.plugin, "reasons": list(f.reasons)}
+        for node, f in sorted(a.filtered.items())
     }
     if a.victims:
         doc["victims"] = list(a.victims)

@@ -21,7 +21,8 @@ def _score_table(a: Attempt) -> str:
     ranked = sorted(a.scores.items(), key=lambda kv: (-kv[1].total, kv[0]))
     for node, s in ranked:
         cells = [
-            f"{s.raw.get(p, '-')}/{s.normalized.get(p, '-')}/{s.weighted.get(p, '-')}" for p in plugins
+            f"{s.raw.get(p, '-')}/{s.normalized.get(p, '-')}/{s.weighted.get(p, '-')}"
+            for p in plugins
         ]
         marker = " *" if node == a.node else ""
         rows.append([node + marker, *cells, s.total])

@@ -33,7 +33,17 @@ def render_table(plan: Plan, wide: bool = False, reason_width: int | None = 120)
     victims = _victims(plan)
     headers = ["POD", "OUTCOME", "NODE", "REASON"]
     if wide:
-        headers = ["POD", "OUTCOME", "NODE", "PRIORITY", "SCORE", "RUNNER-UP", "ATTEMPTS", "VICTIMS", "REASON"]
+        headers = [
+            "POD",
+            "OUTCOME",
+            "NODE",
+            "PRIORITY",
+            "SCORE",
+            "RUNNER-UP",
+            "ATTEMPTS",
+            "VICTIMS",
+            "REASON",
+        ]
     attempts: dict[str, int] = {}
     for a in plan.attempts:
         attempts[a.pod] = attempts.get(a.pod, 0) + 1
@@ -54,11 +64,23 @@ def render_table(plan: Plan, wide: bool = False, reason_width: int | None = 120)
             score = str(last_attempt.scores[last_attempt.node].total)
             ru = last_attempt.runner_up
             runner = f"{ru[0]} ({ru[1]})" if ru else ""
-        rows.append([
-            d.pod, d.outcome, node, str(d.priority), score or "-", runner or "-",
-            str(attempts.get(d.pod, 0)), ",".join(victims.get(d.pod, [])) or "-", reason,
-        ])
+        rows.append(
+            [
+                d.pod,
+                d.outcome,
+                node,
+                str(d.priority),
+                score or "-",
+                runner or "-",
+                str(attempts.get(d.pod, 0)),
+                ",".join(victims.get(d.pod, [])) or "-",
+                reason,
+            ]
+        )
     body = tabulate(rows, headers=headers, tablefmt="plain", disable_numparse=True)
     summary = ", ".join(f"{k}: {v}" for k, v in plan.summary().items())
-    footer = f"\n{len(plan.decisions)} decision(s) on {plan.node_count} node(s) in {plan.end_time:g}s simulated"
+    footer = (
+        f"\n{len(plan.decisions)} decision(s) on {plan.node_count} node(s)"
+        f" in {plan.end_time:g}s simulated"
+    )
     return body + footer + (f" ({summary})" if summary else "") + "\n"

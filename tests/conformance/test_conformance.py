@@ -38,7 +38,10 @@ def _pods(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _attempt(a: dict[str, Any]) -> dict[str, Any]:
-    filtered = {n: (f.get("plugin"), list(f.get("reasons") or [])) for n, f in (a.get("filtered") or {}).items()}
+    filtered = {
+        n: (f.get("plugin"), list(f.get("reasons") or []))
+        for n, f in (a.get("filtered") or {}).items()
+    }
     return {
         "pod": a["pod"],
         "result": a.get("result"),

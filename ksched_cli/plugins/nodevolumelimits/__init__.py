@@ -1,0 +1,2 @@
+"""Volume attach limits: NodeVolumeLimits (CSI) and the in-tree EBS, GCE PD, Azure Disk
+and Cinder limits."""
