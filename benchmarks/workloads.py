@@ -1,0 +1,141 @@
+"""Workloads shaped like kube-scheduler's scheduler_perf ones, as manifest documents."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+Doc = dict[str, Any]
+ZONES = ("zone-a", "zone-b", "zone-c")
+
+
+def node(i: int, cpu: str = "4", memory: str = "32Gi", zones: int = 0) -> Doc:
+    name = f"node-{i:05d}"
+    labels = {"kubernetes.io/hostname": name}
+    if zones:
+        labels["topology.kubernetes.io/zone"] = ZONES[i % zones]
+    alloc = {"cpu": cpu, "memory": memory, "pods": "110"}
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": name, "labels": labels},
+        "status": {"allocatable": alloc, "capacity": alloc},
+    }
+
+
+def pod(
+    name: str,
+    cpu: str = "100m",
+    memory: str = "500Mi",
+    node_name: str | None = None,
+    labels: dict[str, str] | None = None,
+    spec: dict[str, Any] | None = None,
+    priority_class: str | None = None,
+) -> Doc:
+    res = {"cpu": cpu, "memory": memory}
+    body: dict[str, Any] = {
+        "containers": [
+            {"name": "c", "image": "registry.k8s.io/pause:3.9", "resources": {"requests": res, "limits": res}}
+        ]
+    }
+    if node_name:
+        body["nodeName"] = node_name
+    if priority_class:
+        body["priorityClassName"] = priority_class
+    body.update(spec or {})
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": "default", "labels": labels or {}},
+        "spec": body,
+    }
+
+
+def priority_class(name: str, value: int) -> Doc:
+    return {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name}, "value": value}
+
+
+def basic(nodes: int = 5000, running: int = 1000, pending: int = 10000) -> Iterator[Doc]:
+    yield from (node(i) for i in range(nodes))
+    yield from (pod(f"init-{i}", node_name=f"node-{i % nodes:05d}") for i in range(running))
+    yield from (pod(f"pod-{i}") for i in range(pending))
+
+
+def basic_large() -> Iterator[Doc]:
+    return basic(5000, 1000, 50000)
+
+
+SHAPES = (("100m", "500Mi"), ("250m", "1Gi"), ("500m", "512Mi"), ("1", "2Gi"), ("50m", "128Mi"))
+
+
+def full_cluster(nodes: int = 5000, total: int = 150000, running: int = 100000) -> Iterator[Doc]:
+    """Mostly-full nodes in three zones and a backlog of mixed pods, 150,000 pods in all."""
+    yield from (node(i, cpu="32", memory="128Gi", zones=3) for i in range(nodes))
+    for i in range(running):
+        cpu, mem = SHAPES[i % len(SHAPES)]
+        yield pod(f"run-{i}", cpu, mem, node_name=f"node-{i % nodes:05d}", labels={"app": f"app-{i % 50}"})
+    for i in range(total - running):
+        cpu, mem = SHAPES[(i * 7) % len(SHAPES)]
+        yield pod(f"pend-{i}", cpu, mem, labels={"app": f"app-{i % 50}"})
+
+
+def topology_spreading(nodes: int = 5000, running: int = 1000, pending: int = 5000) -> Iterator[Doc]:
+    yield from (node(i, zones=3) for i in range(nodes))
+    labels = {"color": "blue"}
+    constraint = {
+        "topologySpreadConstraints": [
+            {
+                "maxSkew": 5,
+                "topologyKey": "topology.kubernetes.io/zone",
+                "whenUnsatisfiable": "DoNotSchedule",
+                "labelSelector": {"matchLabels": labels},
+            }
+        ]
+    }
+    yield from (pod(f"init-{i}", node_name=f"node-{i % nodes:05d}", labels=labels) for i in range(running))
+    yield from (pod(f"spread-{i}", labels=labels, spec=constraint) for i in range(pending))
+
+
+def pod_anti_affinity(nodes: int = 5000, pending: int = 2000) -> Iterator[Doc]:
+    yield from (node(i) for i in range(nodes))
+    labels = {"color": "green"}
+    anti = {
+        "affinity": {
+            "podAntiAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"labelSelector": {"matchLabels": labels}, "topologyKey": "kubernetes.io/hostname"}
+                ]
+            }
+        }
+    }
+    yield from (pod(f"anti-{i}", labels=labels, spec=anti) for i in range(pending))
+
+
+def preemption(nodes: int = 1000, low: int = 4000, high: int = 1000) -> Iterator[Doc]:
+    yield priority_class("low", 1)
+    yield priority_class("high", 10)
+    yield from (node(i) for i in range(nodes))
+    yield from (
+        pod(f"low-{i}", "900m", "500Mi", node_name=f"node-{i % nodes:05d}", priority_class="low")
+        for i in range(low)
+    )
+    yield from (pod(f"high-{i}", "3000m", "500Mi", priority_class="high") for i in range(high))
+
+
+def unschedulable(nodes: int = 5000, pending: int = 10000, hopeless: int = 200) -> Iterator[Doc]:
+    yield from (node(i) for i in range(nodes))
+    for i in range(pending):
+        yield pod(f"pod-{i}")
+        if i % (pending // hopeless) == 0:
+            yield pod(f"huge-{i}", cpu="64", memory="1Ti")
+
+
+WORKLOADS: dict[str, Callable[[], Iterator[Doc]]] = {
+    "basic": basic,
+    "basic-large": basic_large,
+    "full-cluster": full_cluster,
+    "topology-spreading": topology_spreading,
+    "pod-anti-affinity": pod_anti_affinity,
+    "preemption": preemption,
+    "unschedulable": unschedulable,
+}
