@@ -23,6 +23,9 @@ class PodGroup:
     schedule_timeout_seconds: int | None = None
     # metadata.creationTimestamp, or semantics.md's default instant.
     creation_timestamp: float = DEFAULT_TIME
+    # spec.minResources as written (quantity text per resource), None when the field is
+    # absent: Coscheduling tells a missing map from an empty one and quotes Go quantities.
+    min_resources_text: dict[str, str] | None = None
 
     @property
     def name(self) -> str:
@@ -45,10 +48,25 @@ def parse_pod_group(raw: Raw) -> PodGroup:
         raise ObjectError("spec.minMember", f"Invalid value: {min_member}: must be non-negative")
     timeout = integer(spec, "scheduleTimeoutSeconds", "spec")
     created = meta.creation_timestamp
+    raw_min = spec.get("minResources")
     return PodGroup(
         meta=meta,
         min_member=min_member,
         min_resources=to_scheduler_units(parse_resource_list(spec, "minResources", "spec")),
         schedule_timeout_seconds=timeout,
         creation_timestamp=DEFAULT_TIME if created is None else created,
+        min_resources_text=None if raw_min is None else {
+            str(name): _quantity_text(value) for name, value in raw_min.items()
+        },
     )
+
+
+def _quantity_text(value: object) -> str:
+    """A YAML scalar as the JSON text the API server would hand a Go client."""
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        text = repr(value)
+        # encoding/json writes exponents without a leading zero (1e-7, not 1e-07).
+        return text.replace("e-0", "e-").replace("e+0", "e+")
+    return str(value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .diff_cmd import diff
 from .plan_cmd import plan
 from .plugins_cmd import plugins
 from .profiles_cmd import profiles
@@ -11,4 +12,4 @@ from .validate_cmd import validate
 
 ALL: list[click.Command] = []
 
-ALL += [plan, validate, profiles, plugins]
+ALL += [plan, validate, diff, profiles, plugins]

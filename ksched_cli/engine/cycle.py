@@ -139,7 +139,7 @@ class SchedulingCycle:
         host = result.host
         attempt = self._record(pod, rec.SCHEDULED, node=host, diagnosis=result.diagnosis)
         attempt.profile = fwk.scheduler_name
-        attempt.scores = result.scores if len(result.feasible) > 1 else {}
+        attempt.score_table = result.scores if len(result.feasible) > 1 else None
         attempt.tied_with = result.tied_with
         attempt.feasible = len(result.feasible)
         attempt.evaluated = result.evaluated
@@ -247,8 +247,8 @@ class SchedulingCycle:
             message = status.message()
             rejectors = False
         if attempt is not None:
-            attempt.result = rec.UNSCHEDULABLE
-            attempt.node = ""
+            # The host was chosen, then Reserve, Permit or binding turned the pod away.
+            attempt.result = rec.REJECTED
             attempt.message = message
         self._failure(info, cycle, message, "", rejectors)
 

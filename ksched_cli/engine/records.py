@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..framework.columns import IntArray
+
 SCHEDULED = "Scheduled"
 UNSCHEDULABLE = "Unschedulable"
 GATED = "Gated"
@@ -33,6 +35,33 @@ class PluginScores:
 
 
 @dataclass
+class ScoreTable:
+    """Scores of one attempt as arrays over the scored nodes; turned into dicts on demand."""
+
+    names: list[str]
+    plugins: list[str]
+    raw: dict[str, IntArray]
+    normalized: dict[str, IntArray]
+    weighted: dict[str, IntArray]
+    total: IntArray
+
+    def materialize(self) -> dict[str, PluginScores]:
+        raw = {p: a.tolist() for p, a in self.raw.items()}
+        norm = {p: a.tolist() for p, a in self.normalized.items()}
+        weighted = {p: a.tolist() for p, a in self.weighted.items()}
+        totals = self.total.tolist()
+        return {
+            name: PluginScores(
+                {p: raw[p][i] for p in self.plugins},
+                {p: norm[p][i] for p in self.plugins},
+                {p: weighted[p][i] for p in self.plugins},
+                totals[i],
+            )
+            for i, name in enumerate(self.names)
+        }
+
+
+@dataclass
 class Attempt:
     pod: str
     time: float
@@ -40,7 +69,7 @@ class Attempt:
     node: str = ""
     message: str = ""
     tied_with: list[str] = field(default_factory=list)
-    scores: dict[str, PluginScores] = field(default_factory=dict)
+    score_table: ScoreTable | None = None
     filtered: dict[str, FilteredNode] = field(default_factory=dict)
     victims: list[str] = field(default_factory=list)
     profile: str = ""
@@ -48,6 +77,18 @@ class Attempt:
     evaluated: int = 0
     # Preemption / permit / volume detail for --explain-pod; free-form, JSON-ready.
     detail: dict[str, Any] = field(default_factory=dict)
+    _scores: dict[str, PluginScores] | None = field(default=None, repr=False)
+
+    @property
+    def scores(self) -> dict[str, PluginScores]:
+        """Per scored node, each plugin's raw, normalized and weighted score (lazily built)."""
+        if self._scores is None:
+            self._scores = self.score_table.materialize() if self.score_table is not None else {}
+        return self._scores
+
+    @scores.setter
+    def scores(self, value: dict[str, PluginScores]) -> None:
+        self._scores = value
 
     @property
     def runner_up(self) -> tuple[str, int] | None:

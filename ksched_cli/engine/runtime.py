@@ -10,9 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import numpy as np
+
 from ..api.pod import Pod
 from ..config.types import Profile
 from ..framework import interface as fi
+from ..framework.columns import IntArray
 from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.podinfo import PodInfo
@@ -25,9 +28,17 @@ from ..framework.types import (
     PreFilterResult,
 )
 from ..plugins.registry import build_plugin
-from .records import PluginScores
+from .records import ScoreTable
 
 MAX_PERMIT_TIMEOUT = 15 * 60.0
+_EMPTY: IntArray = np.zeros(0, dtype=np.int64)
+
+
+def _live_index(nodes: Sequence[NodeInfo]) -> IntArray | None:
+    """Column positions of ``nodes`` when all are live snapshot nodes, else None."""
+    if not nodes or any(ni.columns is None for ni in nodes):
+        return None
+    return np.fromiter((ni.column_index for ni in nodes), dtype=np.int64, count=len(nodes))
 
 
 class EngineServices(Protocol):
@@ -264,34 +275,71 @@ class Framework:
 
     def run_score(
         self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
-    ) -> tuple[list[PluginScores], Status | None]:
+    ) -> tuple[ScoreTable | None, Status | None]:
+        """Score, NormalizeScore and weights; arrays where plugins support them."""
         plugins = [pl for pl in self.score_plugins if pl.name not in state.skip_score_plugins]
-        out = [PluginScores() for _ in nodes]
+        table = ScoreTable([ni.name for ni in nodes], [pl.name for pl in plugins], {}, {}, {}, _EMPTY)
+        total = np.zeros(len(nodes), dtype=np.int64)
+        index = _live_index(nodes)
         for pl in plugins:
-            scores = []
-            for ni in nodes:
-                value, status = pl.score(state, pod, ni)
-                if status is not None and status.code != Code.SUCCESS:
-                    return [], as_error(f'plugin "{pl.name}" failed with: {status.message()}')
-                scores.append(NodeScore(ni.name, value))
-            for entry, ns in zip(out, scores, strict=True):
-                entry.raw[pl.name] = ns.score
-            ext = pl.score_extensions()
-            if ext is not None:
-                status = ext.normalize_score(state, pod, scores)
-                if status is not None and status.code != Code.SUCCESS:
-                    return [], as_error(f'plugin "{pl.name}" failed with: {status.message()}')
-            weight = self.score_weights.get(pl.name, 1)
-            for entry, ns in zip(out, scores, strict=True):
-                if not MIN_NODE_SCORE <= ns.score <= MAX_NODE_SCORE:
-                    return [], as_error(
-                        f'plugin "{pl.name}" returns an invalid score {ns.score}, it should in the '
-                        f"range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
-                    )
-                entry.normalized[pl.name] = ns.score
-                entry.weighted[pl.name] = ns.score * weight
-                entry.total += ns.score * weight
-        return out, None
+            raw, status = self._raw_scores(pl, state, pod, nodes, index)
+            if status is not None:
+                return None, status
+            table.raw[pl.name] = raw
+            normalized, status = self._normalized(pl, state, pod, nodes, raw)
+            if status is not None:
+                return None, status
+            if normalized.size and (normalized.max() > MAX_NODE_SCORE or normalized.min() < MIN_NODE_SCORE):
+                bad = int(normalized[(normalized > MAX_NODE_SCORE) | (normalized < MIN_NODE_SCORE)][0])
+                return None, as_error(
+                    f'plugin "{pl.name}" returns an invalid score {bad}, it should in the '
+                    f"range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+                )
+            weighted = normalized * self.score_weights.get(pl.name, 1)
+            table.normalized[pl.name] = normalized
+            table.weighted[pl.name] = weighted
+            total += weighted
+        table.total = total
+        return table, None
+
+    def _raw_scores(
+        self,
+        pl: fi.ScorePlugin,
+        state: CycleState,
+        pod: Pod,
+        nodes: Sequence[NodeInfo],
+        index: IntArray | None,
+    ) -> tuple[IntArray, Status | None]:
+        batch = getattr(pl, "score_array", None)
+        if batch is not None and index is not None:
+            columns = nodes[0].columns if nodes else None
+            array = batch(state, pod, columns, index) if columns is not None else None
+            if array is not None:
+                return array, None
+        values = []
+        for ni in nodes:
+            value, status = pl.score(state, pod, ni)
+            if status is not None and status.code != Code.SUCCESS:
+                return _EMPTY, as_error(f'plugin "{pl.name}" failed with: {status.message()}')
+            values.append(value)
+        return np.array(values, dtype=np.int64), None
+
+    def _normalized(
+        self, pl: fi.ScorePlugin, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo], raw: IntArray
+    ) -> tuple[IntArray, Status | None]:
+        ext = pl.score_extensions()
+        if ext is None:
+            return raw, None
+        batch = getattr(ext, "normalize_array", None)
+        if batch is not None:
+            array = batch(state, pod, raw.copy())
+            if array is not None:
+                return array, None
+        scores = [NodeScore(ni.name, int(v)) for ni, v in zip(nodes, raw.tolist(), strict=True)]
+        status = ext.normalize_score(state, pod, scores)
+        if status is not None and status.code != Code.SUCCESS:
+            return _EMPTY, as_error(f'plugin "{pl.name}" failed with: {status.message()}')
+        return np.array([ns.score for ns in scores], dtype=np.int64), None
 
     # --- Reserve, Permit, Bind -------------------------------------------------------
     def run_reserve(self, state: CycleState, pod: Pod, node: str) -> Status | None:

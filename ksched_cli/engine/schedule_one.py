@@ -6,12 +6,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..api.pod import Pod
 from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import Diagnosis, FitError
-from .records import PluginScores
+from .records import ScoreTable
 from .runtime import Framework
 from .snapshot import Snapshot
 
@@ -29,7 +31,7 @@ class ScheduleResult:
     feasible: list[NodeInfo]
     evaluated: int
     diagnosis: Diagnosis
-    scores: dict[str, PluginScores] = field(default_factory=dict)
+    scores: ScoreTable | None = None
     tied_with: list[str] = field(default_factory=list)
 
 
@@ -140,25 +142,24 @@ def _find_nodes_that_pass_filters(
     return feasible
 
 
-def _prioritize(
-    fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]
-) -> dict[str, PluginScores]:
+def _prioritize(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> ScoreTable:
     if not fwk.has_score_plugins():
-        return {ni.name: PluginScores(total=1) for ni in nodes}
+        ones = np.ones(len(nodes), dtype=np.int64)
+        return ScoreTable([ni.name for ni in nodes], [], {}, {}, {}, ones)
     status = fwk.run_pre_score(state, pod, nodes)
     if status is not None:
         raise SchedulingError(status.message())
-    scores, status = fwk.run_score(state, pod, nodes)
-    if status is not None:
-        raise SchedulingError(status.message())
-    return {ni.name: s for ni, s in zip(nodes, scores, strict=True)}
+    table, status = fwk.run_score(state, pod, nodes)
+    if status is not None or table is None:
+        raise SchedulingError(status.message() if status else "scoring failed")
+    return table
 
 
 def _select_host(
-    scores: dict[str, PluginScores], nodes: list[NodeInfo], rng: random.Random | None
+    scores: ScoreTable, nodes: list[NodeInfo], rng: random.Random | None
 ) -> tuple[str, list[str]]:
     """Highest total wins; ties go to the lowest node name, or at random with a seed."""
-    best = max(s.total for s in scores.values())
-    tied = sorted(name for name, s in scores.items() if s.total == best)
+    best = scores.total.max()
+    tied = sorted(scores.names[i] for i in np.flatnonzero(scores.total == best).tolist())
     host = tied[0] if rng is None else rng.choice(tied)
     return host, [n for n in tied if n != host]

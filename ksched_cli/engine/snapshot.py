@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..api.node import Node
+from ..framework.columns import NodeColumns
 from ..framework.nodeinfo import ImageStateSummary, NodeInfo
 
 ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
@@ -66,6 +67,10 @@ class Snapshot:
         images = image_states(ordered)
         self.node_infos: list[NodeInfo] = [NodeInfo(n, images[n.name]) for n in ordered]
         self.by_name: dict[str, NodeInfo] = {ni.name: ni for ni in self.node_infos}
+        self.columns = NodeColumns(self.node_infos)
+        for i, ni in enumerate(self.node_infos):
+            ni.columns = self.columns
+            ni.column_index = i
 
     def list(self) -> Sequence[NodeInfo]:
         return self.node_infos

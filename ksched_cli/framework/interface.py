@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..api.pod import Pod
+from .columns import BoolArray, IntArray, NodeColumns
 from .cycle_state import CycleState
 from .nodeinfo import NodeInfo
 from .podinfo import PodInfo
@@ -58,6 +59,27 @@ class FilterPlugin(Plugin, Protocol):
 
 
 @runtime_checkable
+class BatchFilterPlugin(Plugin, Protocol):
+    """Optional: Filter over every live node at once.
+
+    Returns a boolean per node (node-tree order, True = passes), or None when this pod
+    needs the per-node path. Where the mask is False, ``filter`` on that node must
+    return the rejecting status: the engine calls it to get the exact reasons.
+    """
+
+    def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray | None: ...
+
+
+@runtime_checkable
+class BatchScorePlugin(Plugin, Protocol):
+    """Optional: Score for the live nodes at ``index`` at once (None: use per-node Score)."""
+
+    def score_array(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
+    ) -> IntArray | None: ...
+
+
+@runtime_checkable
 class PostFilterPlugin(Plugin, Protocol):
     def post_filter(
         self, state: CycleState, pod: Pod, filtered: Mapping[str, Status]
@@ -75,6 +97,12 @@ class ScoreExtensions(Protocol):
     def normalize_score(
         self, state: CycleState, pod: Pod, scores: list[NodeScore]
     ) -> Status | None: ...
+
+
+class BatchScoreExtensions(Protocol):
+    """Optional on a ScoreExtensions object: NormalizeScore on an array (None: per-node)."""
+
+    def normalize_array(self, state: CycleState, pod: Pod, scores: IntArray) -> IntArray | None: ...
 
 
 @runtime_checkable

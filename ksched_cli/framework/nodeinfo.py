@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..api.node import Node
 from ..api.pod import Pod
 from ..api.resources import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_scalar_resource
 from .podinfo import PodInfo, pod_info
+
+if TYPE_CHECKING:
+    from .columns import NodeColumns
 
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 
@@ -123,6 +127,8 @@ def _remove_from(pods: list[PodInfo], uid: str) -> bool:
 class NodeInfo:
     __slots__ = (
         "allocatable",
+        "column_index",
+        "columns",
         "generation",
         "image_states",
         "node",
@@ -149,6 +155,9 @@ class NodeInfo:
         self.image_states: dict[str, ImageStateSummary] = image_states or {}
         self.pvc_ref_counts: dict[str, int] = {}
         self.generation = 0
+        # Set on the live snapshot's NodeInfos only (see framework/columns.py).
+        self.columns: NodeColumns | None = None
+        self.column_index = -1
 
     @property
     def name(self) -> str:
@@ -203,6 +212,8 @@ class NodeInfo:
             else:
                 self.pvc_ref_counts.pop(key, None)
         self.generation += 1
+        if self.columns is not None:
+            self.columns.update(self.column_index, self)
 
     def clone(self) -> NodeInfo:
         """A copy whose pod lists and aggregates can change without touching this one."""
@@ -218,6 +229,8 @@ class NodeInfo:
         copy.image_states = self.image_states
         copy.pvc_ref_counts = dict(self.pvc_ref_counts)
         copy.generation = self.generation
+        copy.columns = None
+        copy.column_index = -1
         return copy
 
     def __repr__(self) -> str:

@@ -50,12 +50,12 @@ class _Scalars:
     def __init__(self) -> None:
         self._resolver: Any = yaml.resolver.Resolver()
         self._constructor: Any = yaml.constructor.SafeConstructor()
-        self._cache: dict[str, Any] = {}
+        self.cache: dict[str, Any] = {}
 
     def plain(self, value: str) -> Any:
-        cached = self._cache.get(value, _MISSING)
+        cached = self.cache.get(value, _MISSING)
         if cached is _MISSING:
-            cached = self._cache[value] = self._construct(value)
+            cached = self.cache[value] = self._construct(value)
         return cached
 
     def _construct(self, value: str) -> Any:
@@ -100,11 +100,20 @@ def _build(get_event: Any, scalars: _Scalars) -> list[Any]:
     stack: list[Any] = []
     keys: list[Any] = []
     root: Any = None
+    cache_get = scalars.cache.get
     while True:
         event = get_event()
         cls = type(event)
         if cls is ScalarEvent:
-            value = _scalar(event, scalars)
+            # Inlined common case (untagged, unanchored): this line runs per scalar.
+            if event.tag is None and event.anchor is None:
+                value = event.value
+                if event.implicit[0]:
+                    value = cache_get(value, _MISSING)
+                    if value is _MISSING:
+                        value = scalars.plain(event.value)
+            else:
+                value = _scalar(event, scalars)
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
             if event.anchor is not None or (not event.implicit and event.tag is not None):
                 raise Unsupported("anchor or tag on a collection")

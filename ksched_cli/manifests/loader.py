@@ -1,8 +1,9 @@
 """Reading manifest files and directories into a Cluster, admitted as the API server would.
 
-Documents are decoded on the fast path (json module, PyYAML's C loader) and parsed
-object by object; positions are looked up only when something is wrong, and the
-first problem aborts the load with one positioned line.
+Documents are decoded on the fast path (json module, ``fastyaml`` over PyYAML's C
+parser, ``yamlio.load_documents`` as the fallback) and parsed object by object;
+positions are looked up only when something is wrong, and the first problem aborts
+the load with one positioned line.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def _put(attr: str) -> Store:
     return lambda cluster, key, obj: getattr(cluster, attr).__setitem__(key, obj)
 
 
-# Pods and Nodes are stored by the builder itself (load order, admission).
+# The builder also numbers Pods and Nodes in load order, and admits Pods once all is read.
 KINDS: Mapping[str, KindSpec] = {
     "Node": KindSpec("v1", False, parse_node, _append("nodes")),
     "Pod": KindSpec("v1", True, parse_pod, _append("pods")),
@@ -151,16 +152,24 @@ def object_key(raw: Raw, namespaced: bool) -> str:
 
 
 def positioned_error(
-    origin: Origin, what: str, field_path: str, message: str, text: str | None = None
+    origin: Origin,
+    what: str,
+    field_path: str,
+    message: str,
+    text: str | None = None,
+    documents: int | None = None,
 ) -> KschedError:
-    """One line: ``FILE:LINE:COL: error: WHAT (document N): FIELD: MESSAGE``."""
+    """One line: ``FILE:LINE:COL: error: WHAT (document N): FIELD: MESSAGE``.
+
+    ``text`` is the file's text if at hand, ``documents`` its number of documents if known.
+    """
     field_path = field_path.lstrip(".")
     if origin.item is not None:
         field_path = f"items[{origin.item}]" + (f".{field_path}" if field_path else "")
     if text is None:
         text = read_text(origin.path)
     number = origin.document + 1
-    pos = field_position(text, origin.document, field_path)
+    pos = field_position(text, origin.document, field_path, documents)
     file = str(origin.path)
     # Without a line, Location would print the document again; the label already has it.
     loc = Location(file, pos[0], pos[1], number) if pos else Location(file)
@@ -179,15 +188,21 @@ class _Builder:
         self._explicit_priority: list[bool] = []
         self._ignored: dict[tuple[str, str | None], int] = {}
         self._finished_pods = 0
+        self._path: Path | None = None  # the file being read, whose text is self._text
         self._text = ""
+        # Documents per file, to find an erroneous document without parsing those before it.
+        self._documents: dict[Path, int] = {}
 
     def add_file(self, path: Path) -> None:
+        self._path = path
         self._text, documents = read_documents(path)
+        self._documents[path] = len(documents)
         for index, document in enumerate(documents):
+            documents[index] = None  # the decoded form is garbage once parsed: free it early
             if document is not None:
                 self._add_document(document, path, index)
         self._flush_warnings(path)
-        self._text = ""
+        self._path, self._text = None, ""
 
     def _add_document(self, document: Any, path: Path, index: int) -> None:
         if isinstance(document, Mapping) and _is_list(document):
@@ -238,7 +253,7 @@ class _Builder:
         seen = self._seen[kind]
         first = seen.get(key)
         if first is not None:
-            where = positioned_error(first, kind, "metadata.name", "").location
+            where = self._error(first, kind, "metadata.name", "").location
             problem = f'Duplicate value: "{key}": already defined at {where}'
             raise ObjectError("metadata.name", problem)
         seen[key] = origin
@@ -251,7 +266,9 @@ class _Builder:
         spec.store(self.cluster, key, obj)
 
     def _error(self, origin: Origin, what: str, field_path: str, message: str) -> KschedError:
-        return positioned_error(origin, what, field_path, message, self._text or None)
+        text = self._text if origin.path == self._path else None
+        documents = self._documents.get(origin.path)
+        return positioned_error(origin, what, field_path, message, text, documents)
 
     def _flush_warnings(self, path: Path) -> None:
         for (kind, api), count in self._ignored.items():
@@ -284,7 +301,7 @@ class _Builder:
                     raise ObjectError("metadata.uid",
                                       f'Duplicate value: "{pod.uid}": also the uid of Pod {other}')
             except ObjectError as exc:
-                raise positioned_error(origin, f"Pod {pod.key}", exc.field, exc.message) from None
+                raise self._error(origin, f"Pod {pod.key}", exc.field, exc.message) from None
         default_class = default_storage_class(cluster.storage_classes)
         for claim in cluster.persistent_volume_claims.values():
             admit_claim(claim, default_class)

@@ -2,12 +2,15 @@
 
 ``yamlio.locate`` re-reads the whole file with ruamel.yaml, which takes minutes on a
 150,000-pod snapshot. Here PyYAML's C parser streams events and the walk follows
-only the field's path, skipping everything else, so no tree is built. The positions
-are the ones ruamel reports: a key's first character, a list item's first character.
+only the field's path, skipping everything else, so no tree is built; when the
+``---`` lines agree with the number of documents loaded, only the document in
+question is parsed. The positions are the ones ruamel reports: a key's first
+character, a list item's first character.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,10 +33,46 @@ except AttributeError:  # pragma: no cover - pure-Python PyYAML build
     _Loader = yaml.SafeLoader
 
 GetEvent = Callable[[], Any]
+_MARKER = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
 
 
-def field_position(text: str, document: int, field: str) -> tuple[int, int] | None:
-    """1-based (line, column) of ``field`` in 0-based ``document``, or of its nearest parent."""
+def field_position(
+    text: str, document: int, field: str, documents: int | None = None
+) -> tuple[int, int] | None:
+    """1-based (line, column) of ``field`` in 0-based ``document``, or of its nearest parent.
+
+    ``documents`` is how many documents the file was loaded as, if known.
+    """
+    span = document_span(text, document, documents) if documents is not None else None
+    if span is not None:
+        start, end = span
+        found = _position(text[start:end], 0, field)
+        if found is not None:
+            return found[0] + text.count("\n", 0, start), found[1]
+    return _position(text, document, field)
+
+
+def document_span(text: str, document: int, documents: int) -> tuple[int, int] | None:
+    """Start and end offsets of 0-based ``document``, found by its ``---`` line.
+
+    None unless the ``---`` lines (plus a document before the first, if it has
+    content) account for exactly ``documents`` documents: anything unusual
+    (directives, ``...`` then content) falls back to parsing from the top.
+    """
+    starts = [m.start() for m in _MARKER.finditer(text)]
+    head = text[: starts[0]] if starts else text
+    implicit = any(
+        line.strip() and not line.lstrip().startswith(("#", "%")) for line in head.splitlines()
+    )
+    if implicit:
+        starts.insert(0, 0)
+    if len(starts) != documents or not 0 <= document < documents:
+        return None
+    end = starts[document + 1] if document + 1 < len(starts) else len(text)
+    return starts[document], end
+
+
+def _position(text: str, document: int, field: str) -> tuple[int, int] | None:
     loader = _Loader(text)
     try:
         get = loader.get_event

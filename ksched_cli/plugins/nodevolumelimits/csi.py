@@ -77,7 +77,7 @@ class Plugin:
         for existing in node_info.pods:
             status = self._attachable_volumes(existing.pod, csi_node, False, attached)
             if status is not None:
-                return as_error(status.message())
+                return status  # only errors: missing claims of running pods are skipped
         attached_count: Counter[str] = Counter()
         for unique_name, key in attached.items():
             new_volumes.pop(unique_name, None)  # a volume shared with a running pod adds nothing

@@ -1,0 +1,119 @@
+"""``ksched diff``: what a profile (or manifest) change does to placements."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+import yaml
+
+from ..diff.model import FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE, DiffResult
+from ..diff.run import SideInput, run_diff
+from ..errors import KschedError
+from ..render.diff_document import diff_document
+from ..render.diff_markdown import render_diff_markdown
+from ..render.diff_table import render_diff_table
+from .progress import progress_reporter
+
+EXIT_NO_CHANGE = 0
+EXIT_ERROR = 1
+EXIT_CHANGED = 3
+
+
+class _UsageError(click.UsageError):
+    # Usage errors exit 1 like every other error (click's 2 would be a fourth code in CI).
+    exit_code = EXIT_ERROR
+
+
+class _DiffCommand(click.Command):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise _UsageError(exc.format_message(), exc.ctx) from None
+
+
+def _usage(message: str) -> click.UsageError:
+    return _UsageError(message)
+
+
+def _sides(
+    paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
+    base_manifests: tuple[str, ...], head_manifests: tuple[str, ...],
+) -> tuple[SideInput, SideInput]:
+    if config is not None and (base is not None or head is not None):
+        raise _usage("--config names the one profile of both sides; use it without --base/--head")
+    if paths and base_manifests and head_manifests:
+        raise _usage("PATH... is unused when both --base-manifests and --head-manifests are given")
+    base_paths, head_paths = base_manifests or paths, head_manifests or paths
+    if not base_paths or not head_paths:
+        raise _usage("give PATH... (both sides) or --base-manifests and --head-manifests")
+    shared = config or "default"
+    return SideInput(base or shared, base_paths), SideInput(head or shared, head_paths)
+
+
+def _render(result: DiffResult, output: str) -> str:
+    if output in ("json", "yaml"):
+        doc: dict[str, Any] = diff_document(result)
+        if output == "json":
+            return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+        return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
+    if output == "markdown":
+        return render_diff_markdown(result)
+    return render_diff_table(result)
+
+
+@click.command("diff", cls=_DiffCommand, short_help="What a profile change does to placements.")
+@click.argument("paths", nargs=-1, type=click.Path(), metavar="[PATH]...")
+@click.option("--base", metavar="FILE|PROFILE",
+              help="The current configuration (a file or a built-in profile name).")
+@click.option("--head", metavar="FILE|PROFILE",
+              help="The proposed configuration (a file or a built-in profile name).")
+@click.option("--config", "-c", "config", metavar="FILE|PROFILE",
+              help="One configuration for both sides, to compare two manifest sets. "
+                   "[default: default]")
+@click.option("--base-manifests", multiple=True, type=click.Path(), metavar="PATH",
+              help="Manifests of the base side (repeatable); default PATH...")
+@click.option("--head-manifests", multiple=True, type=click.Path(), metavar="PATH",
+              help="Manifests of the head side (repeatable); default PATH...")
+@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "markdown"]),
+              default="table", show_default=True, help="Output format (markdown: a PR comment).")
+@click.option("--fail-on", type=click.Choice([FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE]),
+              default=FAIL_ON_ANY, show_default=True,
+              help="any: exit 3 on any placement change; unschedulable: only when a pod "
+                   "becomes unschedulable or preempted.")
+def diff(
+    paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
+    base_manifests: tuple[str, ...], head_manifests: tuple[str, ...], output: str, fail_on: str,
+) -> None:
+    """Plan the same manifests under two profiles (or two manifest sets under one
+    profile) and report what changes: the effective-config diff, pods whose outcome
+    changed (scheduled <-> unschedulable, newly preempted, different victims), pods
+    that moved node and the per-plugin score margin that flipped, and a summary.
+
+    Both sides are planned deterministically (ties go to the lowest node name).
+
+    \b
+    Exit codes: 0 no placement changed; 3 placements changed (with --fail-on
+    unschedulable: some pod becomes unschedulable or preempted); 1 invalid input,
+    configuration or usage.
+
+    \b
+    Examples:
+      cd examples/diff && ksched diff --base base.yaml --head head.yaml cluster.yaml
+      ksched diff --base default --head bin-packing snapshot.yaml -o markdown > comment.md
+      ksched diff --config my.yaml --base-manifests cluster/ --head-manifests cluster-with-pool/
+      ksched diff --base old.yaml --head new.yaml cluster/ -o json --fail-on unschedulable
+    """
+    base_side, head_side = _sides(paths, base, head, config, base_manifests, head_manifests)
+    try:
+        result = run_diff(base_side, head_side, progress_reporter())
+    except KschedError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(_render(result, output), nl=False)
+    sys.exit(EXIT_CHANGED if result.fails(fail_on) else EXIT_NO_CHANGE)

@@ -1,0 +1,1 @@
+"""``ksched diff``: what a profile (or manifest) change does to placements."""

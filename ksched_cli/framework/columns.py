@@ -1,0 +1,83 @@
+"""Per-node numbers as NumPy columns, kept in step with the live NodeInfos.
+
+Plugins that can evaluate a pod against every node at once read these arrays
+(indexed by node-tree position) instead of calling Filter or Score once per node.
+Only the live snapshot's NodeInfos write here; clones (preemption dry runs,
+nominated-pod passes) never do, so the vector paths are only used on live nodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from .nodeinfo import NodeInfo
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+class NodeColumns:
+    def __init__(self, infos: Sequence[NodeInfo]) -> None:
+        n = len(infos)
+        self.size = n
+        self.infos = list(infos)
+        self.names = [ni.name for ni in infos]
+        self.alloc_cpu = np.array([ni.allocatable.milli_cpu for ni in infos], dtype=np.int64)
+        self.alloc_mem = np.array([ni.allocatable.memory for ni in infos], dtype=np.int64)
+        self.alloc_eph = np.array([ni.allocatable.ephemeral_storage for ni in infos], dtype=np.int64)
+        self.alloc_pods = np.array([ni.allocatable.allowed_pod_number for ni in infos], dtype=np.int64)
+        self.req_cpu = np.zeros(n, dtype=np.int64)
+        self.req_mem = np.zeros(n, dtype=np.int64)
+        self.req_eph = np.zeros(n, dtype=np.int64)
+        self.nz_cpu = np.zeros(n, dtype=np.int64)
+        self.nz_mem = np.zeros(n, dtype=np.int64)
+        self.pod_count = np.zeros(n, dtype=np.int64)
+        self._scalar_req: dict[str, IntArray] = {}
+        self._scalar_alloc: dict[str, IntArray] = {}
+        # Per-plugin caches of results that depend only on static node data
+        # (labels, taints): keyed by the plugin and the pod's relevant spec.
+        self.static_cache: dict[Any, Any] = {}
+        for i, ni in enumerate(infos):
+            self.update(i, ni)
+
+    def update(self, i: int, ni: NodeInfo) -> None:
+        req = ni.requested
+        self.req_cpu[i] = req.milli_cpu
+        self.req_mem[i] = req.memory
+        self.req_eph[i] = req.ephemeral_storage
+        self.nz_cpu[i] = ni.non_zero_requested.milli_cpu
+        self.nz_mem[i] = ni.non_zero_requested.memory
+        self.pod_count[i] = len(ni.pods)
+        for name, column in self._scalar_req.items():
+            column[i] = req.scalar_resources.get(name, 0)
+
+    def scalar_requested(self, name: str) -> IntArray:
+        column = self._scalar_req.get(name)
+        if column is None:
+            column = np.array(
+                [ni.requested.scalar_resources.get(name, 0) for ni in self.infos], dtype=np.int64
+            )
+            self._scalar_req[name] = column
+        return column
+
+    def scalar_allocatable(self, name: str) -> IntArray:
+        column = self._scalar_alloc.get(name)
+        if column is None:
+            column = np.array(
+                [ni.allocatable.scalar_resources.get(name, 0) for ni in self.infos], dtype=np.int64
+            )
+            self._scalar_alloc[name] = column
+        return column
+
+    def static_mask(self, key: Any, compute: Any) -> BoolArray:
+        """A per-node boolean that depends only on static node data, computed once per key."""
+        mask: BoolArray | None = self.static_cache.get(key)
+        if mask is None:
+            mask = np.fromiter((bool(compute(ni)) for ni in self.infos), dtype=np.bool_, count=self.size)
+            self.static_cache[key] = mask
+        return mask

@@ -1,0 +1,1 @@
+"""Coscheduling (gang scheduling), ported from scheduler-plugins v0.30."""

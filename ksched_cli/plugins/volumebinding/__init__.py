@@ -1,0 +1,1 @@
+"""VolumeBinding: the plugin, the volume binder and its assume caches."""

@@ -1,0 +1,188 @@
+"""VolumeBinding: PVC binding and provisioning in the scheduling cycle
+(volumebinding/volume_binding.go, v1.30).
+
+PreFilter sorts the pod's claims, Filter finds per node the PVs to bind or the claims
+to provision, Reserve assumes the chosen node's bindings, Unreserve reverts them and
+PreBind writes them to the cluster. Score needs VolumeCapacityPriority (off in v1.30):
+it runs only when ``shape`` is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...api.pod import Pod
+from ...config.args import VolumeBindingArgs
+from ...framework.cycle_state import CycleState
+from ...framework.interface import Handle
+from ...framework.nodeinfo import NodeInfo
+from ...framework.status import Code, Status, as_error
+from ...framework.types import PreFilterResult
+from ..nodevolumelimits.utils import claim_of, cluster_of, ephemeral_owner_error, get_pvc
+from .binder import BinderError, PodVolumeClaims, PodVolumes, VolumeBinder
+from .scorer import Scorer, StorageResource, build_scorer
+
+NAME = "VolumeBinding"
+STATE_KEY = NAME
+ERR_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
+CLAIM_LOST = "Lost"
+
+
+class StateData:
+    """Shared by every clone of the cycle state, as kube-scheduler's pointer is."""
+
+    __slots__ = ("all_bound", "claims", "has_static_bindings", "pod_volumes_by_node")
+
+    def __init__(self, claims: PodVolumeClaims | None = None) -> None:
+        self.all_bound = False
+        self.claims = claims
+        self.pod_volumes_by_node: dict[str, PodVolumes] = {}
+        self.has_static_bindings = False
+
+    def clone(self) -> StateData:
+        return self
+
+
+class Plugin:
+    name = NAME
+
+    def __init__(self, args: VolumeBindingArgs | None, handle: Handle) -> None:
+        self._handle = handle
+        self.binder = VolumeBinder(handle)
+        shape = args.shape if args is not None else []
+        self._scorer: Scorer | None = build_scorer(shape) if shape else None
+
+    # --- PreFilter / Filter -----------------------------------------------------------
+
+    def pre_filter(
+        self, state: CycleState, pod: Pod
+    ) -> tuple[PreFilterResult | None, Status | None]:
+        has_pvc, error = self._pod_has_pvcs(pod)
+        if error is not None:
+            return None, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, error)
+        if not has_pvc:
+            state.write(STATE_KEY, StateData())
+            return None, Status(Code.SKIP)
+        try:
+            claims = self.binder.get_pod_volume_claims(pod)
+        except BinderError as exc:
+            return None, as_error(str(exc))
+        if claims.unbound_immediate:
+            # The PV controller binds these; the pod waits for it.
+            return None, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_UNBOUND_IMMEDIATE)
+        eligible = self.binder.get_eligible_nodes(claims.bound)
+        state.write(STATE_KEY, StateData(claims))
+        return (PreFilterResult(eligible) if eligible is not None else None), None
+
+    def pre_filter_extensions(self) -> None:
+        return None
+
+    def _pod_has_pvcs(self, pod: Pod) -> tuple[bool, str | None]:
+        """Whether the pod uses claims, and why it cannot use them yet."""
+        cluster = cluster_of(self._handle)
+        has_pvc = False
+        for vol in pod.volumes:
+            claim = claim_of(pod, vol)
+            if claim is None:
+                continue
+            has_pvc = True
+            name, ephemeral = claim
+            pvc = get_pvc(cluster, pod.namespace, name)
+            if pvc is None:
+                if ephemeral:  # normal right after the pod is created
+                    return True, (
+                        "waiting for ephemeral volume controller to create the "
+                        f'persistentvolumeclaim "{name}"'
+                    )
+                return True, f'persistentvolumeclaim "{name}" not found'
+            if pvc.phase == CLAIM_LOST:
+                return True, (
+                    f'persistentvolumeclaim "{pvc.name}" bound to non-existent '
+                    f'persistentvolume "{pvc.volume_name}"'
+                )
+            if pvc.meta.deletion_timestamp is not None:
+                return True, f'persistentvolumeclaim "{pvc.name}" is being deleted'
+            if ephemeral and (error := ephemeral_owner_error(pod, pvc)) is not None:
+                return True, error
+        return has_pvc, None
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
+        data = state.get(STATE_KEY)
+        if not isinstance(data, StateData):
+            return as_error("not found")
+        if data.claims is None:
+            return None  # no claims
+        try:
+            volumes, reasons = self.binder.find_pod_volumes(data.claims, node_info.node)
+        except BinderError as exc:
+            return as_error(str(exc))
+        if reasons:
+            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, *reasons)
+        data.pod_volumes_by_node[node_info.name] = volumes
+        data.has_static_bindings = data.has_static_bindings or bool(volumes.static_bindings)
+        return None
+
+    # --- PreScore / Score -------------------------------------------------------------
+
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
+        if self._scorer is None:
+            return Status(Code.SKIP)
+        data = state.get(STATE_KEY)
+        if not isinstance(data, StateData):
+            return as_error("not found")
+        return None if data.has_static_bindings else Status(Code.SKIP)
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
+        if self._scorer is None:
+            return 0, None
+        data = state.get(STATE_KEY)
+        if not isinstance(data, StateData):
+            return 0, as_error("not found")
+        volumes = data.pod_volumes_by_node.get(node_info.name)
+        if volumes is None:
+            return 0, None
+        by_class: dict[str, StorageResource] = {}
+        for binding in volumes.static_bindings:
+            resource = by_class.setdefault(binding.pv.storage_class_name, StorageResource())
+            resource.requested += binding.pvc.requested
+            resource.capacity += binding.pv.capacity
+        return self._scorer(by_class), None
+
+    def score_extensions(self) -> None:
+        return None
+
+    # --- Reserve / Unreserve / PreBind --------------------------------------------
+
+    def reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
+        data = state.get(STATE_KEY)
+        if not isinstance(data, StateData):
+            return as_error("not found")
+        volumes = data.pod_volumes_by_node.get(node_name)
+        if volumes is None:
+            data.all_bound = True  # the pod has no claims
+            return None
+        try:
+            data.all_bound = self.binder.assume_pod_volumes(pod, node_name, volumes)
+        except BinderError as exc:
+            return as_error(str(exc))
+        return None
+
+    def unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
+        data = state.get(STATE_KEY)
+        if not isinstance(data, StateData):
+            return
+        volumes = data.pod_volumes_by_node.get(node_name)
+        if volumes is not None:
+            self.binder.revert_assumed_pod_volumes(volumes)
+
+    def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
+        data = state.get(STATE_KEY)
+        if not isinstance(data, StateData):
+            return as_error("not found")
+        if data.all_bound:
+            return None
+        volumes = data.pod_volumes_by_node.get(node_name)
+        if volumes is None:
+            return as_error(f'no pod volumes found for node "{node_name}"')
+        self.binder.bind_pod_volumes(volumes)
+        return None
