@@ -25,7 +25,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.workloads import WORKLOADS  # noqa: E402
+from benchmarks.workloads import WORKLOADS
 
 
 def _run_one(name: str, profile: bool) -> dict[str, float | int | str]:
@@ -36,7 +36,9 @@ def _run_one(name: str, profile: bool) -> dict[str, float | int | str]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{name}.yaml"
         with path.open("w") as out:
-            yaml.dump_all(WORKLOADS[name](), out, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper))
+            yaml.dump_all(
+                WORKLOADS[name](), out, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+            )
         started = time.perf_counter()
         loaded = load_cluster([str(path)])
     load_seconds = time.perf_counter() - started
@@ -65,7 +67,9 @@ def _run_one(name: str, profile: bool) -> dict[str, float | int | str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("workloads", nargs="*", choices=[*WORKLOADS, []], default=[])
     parser.add_argument("--profile", action="store_true", help="cProfile the plan (one workload)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -74,11 +78,15 @@ def main() -> int:
         print(json.dumps(_run_one(args.child, args.profile)))
         return 0
     names = args.workloads or list(WORKLOADS)
-    header = f"{'workload':<20}{'nodes':>7}{'pending':>9}{'sched':>8}{'load s':>8}{'plan s':>8}{'pods/s':>9}{'RSS MiB':>9}"
-    print(header)
+    print(
+        f"{'workload':<20}{'nodes':>7}{'pending':>9}{'sched':>8}"
+        f"{'load s':>8}{'plan s':>8}{'pods/s':>9}{'RSS MiB':>9}"
+    )
     for name in names:
         cmd = [sys.executable, __file__, "--child", name] + (["--profile"] if args.profile else [])
-        out = subprocess.run(cmd, capture_output=not args.profile, text=True, stdout=subprocess.PIPE)
+        out = subprocess.run(
+            cmd, capture_output=not args.profile, text=True, stdout=subprocess.PIPE
+        )
         if out.returncode != 0:
             print(f"{name:<20} failed: {(out.stderr or '').strip()[-400:]}")
             continue

@@ -35,7 +35,11 @@ def pod(
     res = {"cpu": cpu, "memory": memory}
     body: dict[str, Any] = {
         "containers": [
-            {"name": "c", "image": "registry.k8s.io/pause:3.9", "resources": {"requests": res, "limits": res}}
+            {
+                "name": "c",
+                "image": "registry.k8s.io/pause:3.9",
+                "resources": {"requests": res, "limits": res},
+            }
         ]
     }
     if node_name:
@@ -52,7 +56,12 @@ def pod(
 
 
 def priority_class(name: str, value: int) -> Doc:
-    return {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name}, "value": value}
+    return {
+        "apiVersion": "scheduling.k8s.io/v1",
+        "kind": "PriorityClass",
+        "metadata": {"name": name},
+        "value": value,
+    }
 
 
 def basic(nodes: int = 5000, running: int = 1000, pending: int = 10000) -> Iterator[Doc]:
@@ -73,13 +82,17 @@ def full_cluster(nodes: int = 5000, total: int = 150000, running: int = 100000) 
     yield from (node(i, cpu="32", memory="128Gi", zones=3) for i in range(nodes))
     for i in range(running):
         cpu, mem = SHAPES[i % len(SHAPES)]
-        yield pod(f"run-{i}", cpu, mem, node_name=f"node-{i % nodes:05d}", labels={"app": f"app-{i % 50}"})
+        yield pod(
+            f"run-{i}", cpu, mem, node_name=f"node-{i % nodes:05d}", labels={"app": f"app-{i % 50}"}
+        )
     for i in range(total - running):
         cpu, mem = SHAPES[(i * 7) % len(SHAPES)]
         yield pod(f"pend-{i}", cpu, mem, labels={"app": f"app-{i % 50}"})
 
 
-def topology_spreading(nodes: int = 5000, running: int = 1000, pending: int = 5000) -> Iterator[Doc]:
+def topology_spreading(
+    nodes: int = 5000, running: int = 1000, pending: int = 5000
+) -> Iterator[Doc]:
     yield from (node(i, zones=3) for i in range(nodes))
     labels = {"color": "blue"}
     constraint = {
@@ -92,7 +105,9 @@ def topology_spreading(nodes: int = 5000, running: int = 1000, pending: int = 50
             }
         ]
     }
-    yield from (pod(f"init-{i}", node_name=f"node-{i % nodes:05d}", labels=labels) for i in range(running))
+    yield from (
+        pod(f"init-{i}", node_name=f"node-{i % nodes:05d}", labels=labels) for i in range(running)
+    )
     yield from (pod(f"spread-{i}", labels=labels, spec=constraint) for i in range(pending))
 
 
@@ -103,7 +118,10 @@ def pod_anti_affinity(nodes: int = 5000, pending: int = 2000) -> Iterator[Doc]:
         "affinity": {
             "podAntiAffinity": {
                 "requiredDuringSchedulingIgnoredDuringExecution": [
-                    {"labelSelector": {"matchLabels": labels}, "topologyKey": "kubernetes.io/hostname"}
+                    {
+                        "labelSelector": {"matchLabels": labels},
+                        "topologyKey": "kubernetes.io/hostname",
+                    }
                 ]
             }
         }

@@ -89,10 +89,27 @@ def _missing_note(attempt: rec.Attempt, node: str, nodes: frozenset[str]) -> str
     filtered = attempt.filtered.get(node)
     if filtered is not None:
         return f"{node} was filtered by {filtered.plugin}: {'; '.join(filtered.reasons)}"
-    if not attempt.scores:
+    if attempt.score_table is None and not attempt.scores:
         # kube-scheduler scores nothing when one node is feasible (or the nominated one fits).
         return f"{node} was not scored: only {attempt.node} was evaluated as feasible"
     return f"{node} was not evaluated (percentageOfNodesToScore)"
+
+
+def _weighted(attempt: rec.Attempt, node: str) -> dict[str, int] | None:
+    """One node's weighted scores and total, read from the attempt's score table.
+
+    ``attempt.scores`` would build every scored node's dicts; two nodes are needed.
+    """
+    table = attempt.score_table
+    if table is None:  # scores given directly, or fewer than two feasible nodes
+        found = attempt.scores.get(node)
+        return None if found is None else {**found.weighted, "total": found.total}
+    try:
+        i = table.names.index(node)
+    except ValueError:
+        return None
+    weighted = {p: int(table.weighted[p][i]) for p in table.plugins}
+    return {**weighted, "total": int(table.total[i])}
 
 
 def side_scores(
@@ -101,9 +118,9 @@ def side_scores(
     if attempt is None:
         return SideScores({}, None, "no placing attempt was recorded")
     scores = {
-        node: {**attempt.scores[node].weighted, "total": attempt.scores[node].total}
+        node: found
         for node in sorted({base_node, head_node})
-        if node in attempt.scores
+        if (found := _weighted(attempt, node)) is not None
     }
     missing = [n for n in (base_node, head_node) if n not in scores]
     if missing:

@@ -278,7 +278,9 @@ class Framework:
     ) -> tuple[ScoreTable | None, Status | None]:
         """Score, NormalizeScore and weights; arrays where plugins support them."""
         plugins = [pl for pl in self.score_plugins if pl.name not in state.skip_score_plugins]
-        table = ScoreTable([ni.name for ni in nodes], [pl.name for pl in plugins], {}, {}, {}, _EMPTY)
+        table = ScoreTable(
+            [ni.name for ni in nodes], [pl.name for pl in plugins], {}, {}, {}, _EMPTY
+        )
         total = np.zeros(len(nodes), dtype=np.int64)
         index = _live_index(nodes)
         for pl in plugins:
@@ -289,8 +291,12 @@ class Framework:
             normalized, status = self._normalized(pl, state, pod, nodes, raw)
             if status is not None:
                 return None, status
-            if normalized.size and (normalized.max() > MAX_NODE_SCORE or normalized.min() < MIN_NODE_SCORE):
-                bad = int(normalized[(normalized > MAX_NODE_SCORE) | (normalized < MIN_NODE_SCORE)][0])
+            if normalized.size and (
+                normalized.max() > MAX_NODE_SCORE or normalized.min() < MIN_NODE_SCORE
+            ):
+                bad = int(
+                    normalized[(normalized > MAX_NODE_SCORE) | (normalized < MIN_NODE_SCORE)][0]
+                )
                 return None, as_error(
                     f'plugin "{pl.name}" returns an invalid score {bad}, it should in the '
                     f"range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
@@ -325,7 +331,12 @@ class Framework:
         return np.array(values, dtype=np.int64), None
 
     def _normalized(
-        self, pl: fi.ScorePlugin, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo], raw: IntArray
+        self,
+        pl: fi.ScorePlugin,
+        state: CycleState,
+        pod: Pod,
+        nodes: Sequence[NodeInfo],
+        raw: IntArray,
     ) -> tuple[IntArray, Status | None]:
         ext = pl.score_extensions()
         if ext is None:

@@ -29,8 +29,12 @@ class NodeColumns:
         self.names = [ni.name for ni in infos]
         self.alloc_cpu = np.array([ni.allocatable.milli_cpu for ni in infos], dtype=np.int64)
         self.alloc_mem = np.array([ni.allocatable.memory for ni in infos], dtype=np.int64)
-        self.alloc_eph = np.array([ni.allocatable.ephemeral_storage for ni in infos], dtype=np.int64)
-        self.alloc_pods = np.array([ni.allocatable.allowed_pod_number for ni in infos], dtype=np.int64)
+        self.alloc_eph = np.array(
+            [ni.allocatable.ephemeral_storage for ni in infos], dtype=np.int64
+        )
+        self.alloc_pods = np.array(
+            [ni.allocatable.allowed_pod_number for ni in infos], dtype=np.int64
+        )
         self.req_cpu = np.zeros(n, dtype=np.int64)
         self.req_mem = np.zeros(n, dtype=np.int64)
         self.req_eph = np.zeros(n, dtype=np.int64)
@@ -78,6 +82,8 @@ class NodeColumns:
         """A per-node boolean that depends only on static node data, computed once per key."""
         mask: BoolArray | None = self.static_cache.get(key)
         if mask is None:
-            mask = np.fromiter((bool(compute(ni)) for ni in self.infos), dtype=np.bool_, count=self.size)
+            mask = np.fromiter(
+                (bool(compute(ni)) for ni in self.infos), dtype=np.bool_, count=self.size
+            )
             self.static_cache[key] = mask
         return mask

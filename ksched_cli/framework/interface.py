@@ -67,7 +67,9 @@ class BatchFilterPlugin(Plugin, Protocol):
     return the rejecting status: the engine calls it to get the exact reasons.
     """
 
-    def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray | None: ...
+    def filter_mask(
+        self, state: CycleState, pod: Pod, columns: NodeColumns
+    ) -> BoolArray | None: ...
 
 
 @runtime_checkable

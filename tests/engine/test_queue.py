@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ksched_cli.framework.types import QueuedPodInfo
 from ksched_cli.engine.queue import SchedulingQueue
+from ksched_cli.framework.types import QueuedPodInfo
 from ksched_cli.plugins.queuesort import Plugin as PrioritySort
 from tests.fakes import FakeHandle, make_pod
 
@@ -28,7 +28,9 @@ def test_pop_order_priority_then_time_then_load_order() -> None:
     assert q.pop() is None
 
 
-@pytest.mark.parametrize(("attempts", "backoff"), [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (5, 10.0), (9, 10.0)])
+@pytest.mark.parametrize(
+    ("attempts", "backoff"), [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (5, 10.0), (9, 10.0)]
+)
 def test_backoff_doubles_and_caps(attempts: int, backoff: float) -> None:
     info = _info("a")
     info.attempts = attempts

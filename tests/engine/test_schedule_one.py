@@ -44,9 +44,14 @@ def test_fit_error_histogram_is_sorted_and_counts_reasons() -> None:
         node_to_status={
             "a": Status(Code.UNSCHEDULABLE, "Insufficient cpu", "Insufficient memory"),
             "b": Status(Code.UNSCHEDULABLE, "Insufficient cpu"),
-            "c": Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "node(s) didn't match Pod's node affinity/selector"),
+            "c": Status(
+                Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                "node(s) didn't match Pod's node affinity/selector",
+            ),
         },
-        post_filter_msg="preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+        post_filter_msg=(
+            "preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
+        ),
     )
     assert str(FitError(make_pod("p"), 3, diag)) == (
         "0/3 nodes are available: 1 Insufficient memory, 1 node(s) didn't match Pod's node "
