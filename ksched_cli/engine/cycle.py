@@ -140,7 +140,6 @@ class SchedulingCycle:
         attempt = self._record(pod, rec.SCHEDULED, node=host, diagnosis=result.diagnosis)
         attempt.profile = fwk.scheduler_name
         attempt.score_table = result.scores if len(result.feasible) > 1 else None
-        attempt.tied_with = result.tied_with
         attempt.feasible = len(result.feasible)
         attempt.evaluated = result.evaluated
         self._assume(pod, host)

@@ -28,6 +28,8 @@ from .snapshot import Snapshot
 class EngineOptions:
     tie_break: str = "lowest-name"  # or "random"
     seed: int = 0
+    # False runs every plugin node by node: the reference the array paths must equal.
+    vectorize: bool = True
     progress: Callable[[int, int], None] | None = None
 
 
@@ -48,7 +50,10 @@ class Engine:
         )
         rng = random.Random(self.options.seed) if self.options.tie_break == "random" else None
         self.sampler = Sampler(config.percentage_of_nodes_to_score, 0, rng)
+        self.sampler.vectorize = self.options.vectorize
         self.frameworks = {p.scheduler_name: Framework(p, self) for p in config.profiles}
+        for fwk in self.frameworks.values():
+            fwk.vectorize = self.options.vectorize
         first = self.frameworks[config.profiles[0].scheduler_name]
         sort = first.queue_sort_plugins[0] if first.queue_sort_plugins else None
         less = sort.less if sort is not None else _fifo_less
@@ -77,6 +82,9 @@ class Engine:
 
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
         return self.nominator.pods_for_node(node_name)
+
+    def nominated_node_names(self) -> list[str]:
+        return self.nominator.node_names()
 
     def waiting_pods(self) -> list[WaitingPod]:
         return list(self.permits.in_order())

@@ -36,3 +36,6 @@ class Nominator:
 
     def node_of(self, pod: Pod) -> str:
         return self._node_of.get(pod.uid, "")
+
+    def node_names(self) -> list[str]:
+        return list(self._by_node)

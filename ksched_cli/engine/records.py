@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..framework.columns import IntArray
 
 SCHEDULED = "Scheduled"
@@ -68,7 +70,6 @@ class Attempt:
     result: str
     node: str = ""
     message: str = ""
-    tied_with: list[str] = field(default_factory=list)
     score_table: ScoreTable | None = None
     filtered: dict[str, FilteredNode] = field(default_factory=dict)
     victims: list[str] = field(default_factory=list)
@@ -89,6 +90,18 @@ class Attempt:
     @scores.setter
     def scores(self, value: dict[str, PluginScores]) -> None:
         self._scores = value
+
+    @property
+    def tied_with(self) -> list[str]:
+        """The other scored nodes that shared the chosen node's total, sorted."""
+        table = self.score_table
+        if table is None or not self.node or self.node not in table.names:
+            return []
+        best = table.total[table.names.index(self.node)]
+        names = table.names
+        return sorted(
+            names[i] for i in np.flatnonzero(table.total == best).tolist() if names[i] != self.node
+        )
 
     @property
     def runner_up(self) -> tuple[str, int] | None:

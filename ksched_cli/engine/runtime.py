@@ -15,7 +15,7 @@ import numpy as np
 from ..api.pod import Pod
 from ..config.types import Profile
 from ..framework import interface as fi
-from ..framework.columns import IntArray
+from ..framework.columns import BoolArray, IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.podinfo import PodInfo
@@ -36,9 +36,10 @@ _EMPTY: IntArray = np.zeros(0, dtype=np.int64)
 
 def _live_index(nodes: Sequence[NodeInfo]) -> IntArray | None:
     """Column positions of ``nodes`` when all are live snapshot nodes, else None."""
-    if not nodes or any(ni.columns is None for ni in nodes):
+    if not nodes:
         return None
-    return np.fromiter((ni.column_index for ni in nodes), dtype=np.int64, count=len(nodes))
+    index = np.array([ni.column_index for ni in nodes], dtype=np.int64)
+    return None if int(index.min()) < 0 else index
 
 
 class EngineServices(Protocol):
@@ -56,6 +57,8 @@ class EngineServices(Protocol):
 
     def waiting_pods(self) -> list[fi.WaitingPod]: ...
 
+    def nominated_node_names(self) -> list[str]: ...
+
     def get_waiting_pod(self, uid: str) -> fi.WaitingPod | None: ...
 
 
@@ -71,6 +74,8 @@ class Framework:
     def __init__(self, profile: Profile, services: EngineServices) -> None:
         self.profile = profile
         self.scheduler_name = profile.scheduler_name
+        # Array paths of plugins (filter masks, score arrays); off for the reference path.
+        self.vectorize = True
         self._services = services
         instances: dict[str, fi.Plugin] = {}
 
@@ -115,6 +120,9 @@ class Framework:
 
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
         return self._services.nominated_pods_for_node(node_name)
+
+    def nominated_node_names(self) -> list[str]:
+        return self._services.nominated_node_names()
 
     def iterate_over_waiting_pods(self) -> list[fi.WaitingPod]:
         return self._services.waiting_pods()
@@ -203,6 +211,42 @@ class Framework:
                     status = as_error(f'running "{pl.name}" filter plugin: {status.message()}')
                 status.plugin = pl.name
                 return status
+        return None
+
+    def filter_masks(
+        self, state: CycleState, pod: Pod, columns: NodeColumns
+    ) -> list[tuple[fi.FilterPlugin, BoolArray | None]]:
+        """Each active filter plugin with its mask over all live nodes (None: per node)."""
+        skip = state.skip_filter_plugins
+        out: list[tuple[fi.FilterPlugin, BoolArray | None]] = []
+        for pl in self.filter_plugins:
+            if pl.name in skip:
+                continue
+            batch = getattr(pl, "filter_mask", None)
+            out.append((pl, batch(state, pod, columns) if batch is not None else None))
+        return out
+
+    def run_filter_known(
+        self,
+        state: CycleState,
+        pod: Pod,
+        node_info: NodeInfo,
+        masks: list[tuple[fi.FilterPlugin, BoolArray | None]],
+    ) -> Status | None:
+        """RunFilterPlugins where the masks already say which plugins pass on this node."""
+        i = node_info.column_index
+        for pl, mask in masks:
+            if mask is not None and mask[i]:
+                continue
+            status = pl.filter(state, pod, node_info)
+            if status is not None and status.code != Code.SUCCESS:
+                if not status.is_rejected():
+                    status = as_error(f'running "{pl.name}" filter plugin: {status.message()}')
+                status.plugin = pl.name
+                return status
+            if mask is not None:
+                # The mask and the plugin disagree: trust the per-node code.
+                return self.run_filter(state, pod, node_info)
         return None
 
     def run_filter_with_nominated_pods(
@@ -316,7 +360,7 @@ class Framework:
         nodes: Sequence[NodeInfo],
         index: IntArray | None,
     ) -> tuple[IntArray, Status | None]:
-        batch = getattr(pl, "score_array", None)
+        batch = getattr(pl, "score_array", None) if self.vectorize else None
         if batch is not None and index is not None:
             columns = nodes[0].columns if nodes else None
             array = batch(state, pod, columns, index) if columns is not None else None
@@ -341,7 +385,7 @@ class Framework:
         ext = pl.score_extensions()
         if ext is None:
             return raw, None
-        batch = getattr(ext, "normalize_array", None)
+        batch = getattr(ext, "normalize_array", None) if self.vectorize else None
         if batch is not None:
             array = batch(state, pod, raw.copy())
             if array is not None:

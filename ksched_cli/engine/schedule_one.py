@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..api.pod import Pod
+from ..framework.columns import BoolArray, IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
+from ..framework.interface import FilterPlugin
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import Diagnosis, FitError
@@ -32,7 +34,6 @@ class ScheduleResult:
     evaluated: int
     diagnosis: Diagnosis
     scores: ScoreTable | None = None
-    tied_with: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -42,6 +43,8 @@ class Sampler:
     percentage_of_nodes_to_score: int = 0
     next_start_node_index: int = 0
     rng: random.Random | None = None
+    # Use filter masks and score arrays where plugins offer them (same results).
+    vectorize: bool = True
 
     def num_feasible_nodes_to_find(self, profile_percentage: int | None, num_all: int) -> int:
         if num_all < MIN_FEASIBLE_NODES_TO_FIND:
@@ -70,8 +73,8 @@ def schedule_pod(
     if len(feasible) == 1:
         return ScheduleResult(feasible[0].name, feasible, evaluated, diagnosis)
     scores = _prioritize(fwk, state, pod, feasible)
-    host, tied = _select_host(scores, feasible, sampler.rng)
-    return ScheduleResult(host, feasible, evaluated, diagnosis, scores, tied)
+    host = _select_host(scores, sampler.rng)
+    return ScheduleResult(host, feasible, evaluated, diagnosis, scores)
 
 
 def _find_nodes_that_fit(
@@ -123,23 +126,129 @@ def _find_nodes_that_pass_filters(
     start = sampler.next_start_node_index
     if not fwk.has_filter_plugins():
         return [nodes[(start + i) % num_all] for i in range(to_find)]
-    feasible: list[NodeInfo] = []
-    failed: list[tuple[str, Status]] = []
-    for i in range(num_all):
-        ni = nodes[(start + i) % num_all]
-        status = fwk.run_filter_with_nominated_pods(state, pod, ni)
-        if status is None or status.code == Code.SUCCESS:
-            feasible.append(ni)
-            if len(feasible) >= to_find:
-                break
-        elif status.code == Code.ERROR:
-            raise SchedulingError(status.message())
-        else:
-            failed.append((ni.name, status))
+    columns = nodes[0].columns
+    if columns is not None and sampler.vectorize:
+        feasible, failed = _walk_with_masks(fwk, state, pod, nodes, start, to_find, columns)
+    else:
+        feasible, failed = _walk(fwk, state, pod, nodes, start, to_find)
     for name, status in failed:
         diagnosis.node_to_status[name] = status
         diagnosis.add_plugin_status(status)
     return feasible
+
+
+Failed = list[tuple[str, Status]]
+
+
+def _check(status: Status | None) -> bool:
+    """True when the node passed; raises on an Error status."""
+    if status is None or status.code == Code.SUCCESS:
+        return True
+    if status.code == Code.ERROR:
+        raise SchedulingError(status.message())
+    return False
+
+
+def _walk(
+    fwk: Framework, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo], start: int, to_find: int
+) -> tuple[list[NodeInfo], Failed]:
+    """The reference path: every node in order through every filter plugin."""
+    feasible: list[NodeInfo] = []
+    failed: Failed = []
+    for i in range(len(nodes)):
+        ni = nodes[(start + i) % len(nodes)]
+        status = fwk.run_filter_with_nominated_pods(state, pod, ni)
+        if _check(status):
+            feasible.append(ni)
+            if len(feasible) >= to_find:
+                break
+        else:
+            assert status is not None
+            failed.append((ni.name, status))
+    return feasible, failed
+
+
+def _walk_with_masks(
+    fwk: Framework,
+    state: CycleState,
+    pod: Pod,
+    nodes: Sequence[NodeInfo],
+    start: int,
+    to_find: int,
+    columns: NodeColumns,
+) -> tuple[list[NodeInfo], Failed]:
+    """The same walk with filter masks: only nodes a mask rejects (or that need a
+    per-node plugin or carry nominated pods) run plugin code, so the visited prefix,
+    the feasible nodes and every recorded status equal the reference path's."""
+    masks = fwk.filter_masks(state, pod, columns)
+    n = len(nodes)
+    if n == columns.size:
+        positions = columns.positions  # all live nodes, in node-tree order
+    else:
+        positions = np.array([ni.column_index for ni in nodes], dtype=np.int64)
+    order = np.roll(positions, -start) if start else positions
+    vector = [m for _, m in masks if m is not None]
+    passing = np.logical_and.reduce(vector) if vector else np.ones(columns.size, dtype=np.bool_)
+    special = np.zeros(columns.size, dtype=np.bool_)
+    special[
+        [i for name in fwk.nominated_node_names() if (i := _index_of(columns, name)) is not None]
+    ] = True
+    clear = passing[order] & ~special[order]
+    if len(vector) < len(masks):
+        return _walk_mixed(fwk, state, pod, columns, order, special, masks, to_find)
+    cum = np.cumsum(clear)
+    extra: list[int] = []
+    failed: Failed = []
+    for p in np.flatnonzero(~clear).tolist():
+        if int(cum[p]) + len(extra) >= to_find:
+            break
+        ni = columns.infos[int(order[p])]
+        if special[ni.column_index]:
+            status = fwk.run_filter_with_nominated_pods(state, pod, ni)
+        else:
+            status = fwk.run_filter_known(state, pod, ni, masks)
+        if _check(status):
+            extra.append(p)
+        else:
+            assert status is not None
+            failed.append((ni.name, status))
+    chosen = sorted([*np.flatnonzero(clear)[:to_find].tolist(), *extra])[:to_find]
+    infos = columns.infos
+    return [infos[i] for i in order[chosen].tolist()], failed
+
+
+def _walk_mixed(
+    fwk: Framework,
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    order: IntArray,
+    special: BoolArray,
+    masks: list[tuple[FilterPlugin, BoolArray | None]],
+    to_find: int,
+) -> tuple[list[NodeInfo], Failed]:
+    """Some plugin has no mask for this pod: visit nodes in order, skipping known passes."""
+    feasible: list[NodeInfo] = []
+    failed: Failed = []
+    for pos in order.tolist():
+        ni = columns.infos[pos]
+        if special[pos]:
+            status = fwk.run_filter_with_nominated_pods(state, pod, ni)
+        else:
+            status = fwk.run_filter_known(state, pod, ni, masks)
+        if _check(status):
+            feasible.append(ni)
+            if len(feasible) >= to_find:
+                break
+        else:
+            assert status is not None
+            failed.append((ni.name, status))
+    return feasible, failed
+
+
+def _index_of(columns: NodeColumns, name: str) -> int | None:
+    info = columns.by_name.get(name)
+    return info.column_index if info is not None else None
 
 
 def _prioritize(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> ScoreTable:
@@ -155,11 +264,8 @@ def _prioritize(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInf
     return table
 
 
-def _select_host(
-    scores: ScoreTable, nodes: list[NodeInfo], rng: random.Random | None
-) -> tuple[str, list[str]]:
+def _select_host(scores: ScoreTable, rng: random.Random | None) -> str:
     """Highest total wins; ties go to the lowest node name, or at random with a seed."""
-    best = scores.total.max()
-    tied = sorted(scores.names[i] for i in np.flatnonzero(scores.total == best).tolist())
-    host = tied[0] if rng is None else rng.choice(tied)
-    return host, [n for n in tied if n != host]
+    names = scores.names
+    tied = [names[i] for i in np.flatnonzero(scores.total == scores.total.max()).tolist()]
+    return min(tied) if rng is None else rng.choice(sorted(tied))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from ..api.node import Node
 from ..framework.columns import NodeColumns
 from ..framework.nodeinfo import ImageStateSummary, NodeInfo
@@ -79,10 +81,12 @@ class Snapshot:
         return self.by_name.get(name)
 
     def have_pods_with_affinity_list(self) -> Sequence[NodeInfo]:
-        return [ni for ni in self.node_infos if ni.pods_with_affinity]
+        infos = self.node_infos
+        return [infos[i] for i in np.flatnonzero(self.columns.affinity_pods).tolist()]
 
     def have_pods_with_required_anti_affinity_list(self) -> Sequence[NodeInfo]:
-        return [ni for ni in self.node_infos if ni.pods_with_required_anti_affinity]
+        infos = self.node_infos
+        return [infos[i] for i in np.flatnonzero(self.columns.anti_affinity_pods).tolist()]
 
     def __len__(self) -> int:
         return len(self.node_infos)

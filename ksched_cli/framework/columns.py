@@ -27,6 +27,7 @@ class NodeColumns:
         self.size = n
         self.infos = list(infos)
         self.names = [ni.name for ni in infos]
+        self.by_name = {ni.name: ni for ni in infos}
         self.alloc_cpu = np.array([ni.allocatable.milli_cpu for ni in infos], dtype=np.int64)
         self.alloc_mem = np.array([ni.allocatable.memory for ni in infos], dtype=np.int64)
         self.alloc_eph = np.array(
@@ -41,6 +42,9 @@ class NodeColumns:
         self.nz_cpu = np.zeros(n, dtype=np.int64)
         self.nz_mem = np.zeros(n, dtype=np.int64)
         self.pod_count = np.zeros(n, dtype=np.int64)
+        self.affinity_pods = np.zeros(n, dtype=np.int64)
+        self.anti_affinity_pods = np.zeros(n, dtype=np.int64)
+        self.positions = np.arange(n, dtype=np.int64)
         self._scalar_req: dict[str, IntArray] = {}
         self._scalar_alloc: dict[str, IntArray] = {}
         # Per-plugin caches of results that depend only on static node data
@@ -57,6 +61,8 @@ class NodeColumns:
         self.nz_cpu[i] = ni.non_zero_requested.milli_cpu
         self.nz_mem[i] = ni.non_zero_requested.memory
         self.pod_count[i] = len(ni.pods)
+        self.affinity_pods[i] = len(ni.pods_with_affinity)
+        self.anti_affinity_pods[i] = len(ni.pods_with_required_anti_affinity)
         for name, column in self._scalar_req.items():
             column[i] = req.scalar_resources.get(name, 0)
 

@@ -131,6 +131,7 @@ class NodeInfo:
         "columns",
         "generation",
         "image_states",
+        "name",
         "node",
         "non_zero_requested",
         "pods",
@@ -145,6 +146,7 @@ class NodeInfo:
         self, node: Node, image_states: dict[str, ImageStateSummary] | None = None
     ) -> None:
         self.node = node
+        self.name = node.name
         self.allocatable = Resource.from_list(node.allocatable)
         self.requested = Resource()
         self.non_zero_requested = Resource()
@@ -158,10 +160,6 @@ class NodeInfo:
         # Set on the live snapshot's NodeInfos only (see framework/columns.py).
         self.columns: NodeColumns | None = None
         self.column_index = -1
-
-    @property
-    def name(self) -> str:
-        return self.node.name
 
     def add_pod(self, pod: Pod) -> None:
         info = pod_info(pod)
@@ -219,6 +217,7 @@ class NodeInfo:
         """A copy whose pod lists and aggregates can change without touching this one."""
         copy = NodeInfo.__new__(NodeInfo)
         copy.node = self.node
+        copy.name = self.name
         copy.allocatable = self.allocatable
         copy.requested = self.requested.clone()
         copy.non_zero_requested = self.non_zero_requested.clone()

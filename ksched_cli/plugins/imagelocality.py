@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..api.pod import Pod
+from ..framework.columns import IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import ImageStateSummary, NodeInfo
@@ -76,6 +79,16 @@ class Plugin:
             if image is not None:
                 total_score += scaled_image_score(image, total)
         return calculate_priority(total_score, len(names)), None
+
+    def score_array(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
+    ) -> IntArray:
+        """Nodes that report no image score 0; the others are summed one by one."""
+        with_images = columns.static_mask((NAME, "images"), lambda ni: bool(ni.image_states))
+        out = np.zeros(len(index), dtype=np.int64)
+        for i in np.flatnonzero(with_images[index]).tolist():
+            out[i] = self.score(state, pod, columns.infos[int(index[i])])[0]
+        return out
 
     def score_extensions(self) -> None:
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.pod import Pod
+from ..framework.columns import BoolArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
@@ -28,3 +29,6 @@ class Plugin:
         if fits(pod, node_info):
             return None
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON)
+
+    def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray:
+        return columns.static_mask((NAME, pod.node_name), lambda ni: fits(pod, ni))

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..api.node import Taint
 from ..api.pod import Pod
+from ..framework.columns import BoolArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
@@ -35,3 +36,9 @@ class Plugin:
         if tolerations_tolerate_taint(pod.tolerations, UNSCHEDULABLE_TAINT):
             return None
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNSCHEDULABLE)
+
+    def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray:
+        """Cordoned nodes fail unless the pod tolerates the unschedulable taint."""
+        if tolerations_tolerate_taint(pod.tolerations, UNSCHEDULABLE_TAINT):
+            return columns.static_mask((NAME, True), lambda ni: True)
+        return columns.static_mask((NAME, False), lambda ni: not ni.node.unschedulable)

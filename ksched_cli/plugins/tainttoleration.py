@@ -8,7 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ..api.pod import Pod, Toleration
+from ..framework.columns import BoolArray, IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
@@ -21,6 +24,7 @@ from .helpers.taints import (
     find_matching_untolerated_taint,
     tolerations_tolerate_taint,
 )
+from .helpers.vector import default_normalize_array
 
 NAME = "TaintToleration"
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -59,6 +63,25 @@ class Plugin:
         reason = f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}"
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason)
 
+    def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray:
+        """Taints never change during a plan: one mask per set of tolerations."""
+        return columns.static_mask(
+            (NAME, pod.tolerations), lambda ni: self.filter(state, pod, ni) is None
+        )
+
+    def score_array(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
+    ) -> IntArray | None:
+        """Nodes without taints score 0; the few tainted ones are counted one by one."""
+        tainted = columns.static_mask((NAME, "tainted"), lambda ni: bool(ni.node.taints))
+        out = np.zeros(len(index), dtype=np.int64)
+        for i in np.flatnonzero(tainted[index]).tolist():
+            value, status = self.score(state, pod, columns.infos[int(index[i])])
+            if status is not None:
+                return None
+            out[i] = value
+        return out
+
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         if not nodes:
             return None
@@ -94,3 +117,6 @@ class Plugin:
     ) -> Status | None:
         # More untolerated PreferNoSchedule taints means a lower score.
         return default_normalize_score(MAX_NODE_SCORE, True, scores)
+
+    def normalize_array(self, state: CycleState, pod: Pod, scores: IntArray) -> IntArray:
+        return default_normalize_array(MAX_NODE_SCORE, True, scores)

@@ -11,12 +11,14 @@ from collections.abc import Sequence
 
 from ...api.pod import Pod
 from ...config.args import NodeResourcesBalancedAllocationArgs
+from ...framework.columns import IntArray, NodeColumns
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle, ScoreExtensions
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import Status
 from ...framework.types import MAX_NODE_SCORE
 from .resource_allocation import ResourceAllocationScorer
+from .vector import balanced_scores
 
 NAME = "NodeResourcesBalancedAllocation"
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -79,13 +81,23 @@ class BalancedAllocation:
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(self.scorer.pod_request_list(pod)))
         return None
 
-    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
+    def _requests(self, state: CycleState, pod: Pod) -> list[int]:
+        """The pod's requests PreScore stored, or computed again if it did not run."""
         pre = state.get(PRE_SCORE_STATE_KEY)
         if isinstance(pre, PreScoreState):
-            requests = pre.pod_requests
-        else:
-            requests = self.scorer.pod_request_list(pod)
-        return self.scorer.score(node_info, requests)
+            return pre.pod_requests
+        return self.scorer.pod_request_list(pod)
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
+        return self.scorer.score(node_info, self._requests(state, pod))
+
+    def score_array(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
+    ) -> IntArray | None:
+        requests = self._requests(state, pod)
+        if not self.scorer.resources:
+            return None
+        return balanced_scores(self.scorer, requests, columns, index)
 
     def score_extensions(self) -> ScoreExtensions | None:
         return None

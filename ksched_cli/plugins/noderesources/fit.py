@@ -14,6 +14,7 @@ from ...config.args import (
     REQUESTED_TO_CAPACITY_RATIO,
     NodeResourcesFitArgs,
 )
+from ...framework.columns import BoolArray, IntArray, NodeColumns
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle, PreFilterExtensions, ScoreExtensions
 from ...framework.nodeinfo import NodeInfo
@@ -23,6 +24,7 @@ from .least_allocated import least_resource_scorer
 from .most_allocated import most_resource_scorer
 from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
 from .resource_allocation import ResourceAllocationScorer, ScorerFn
+from .vector import fit_mask, strategy_scores
 
 NAME = "NodeResourcesFit"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -189,6 +191,8 @@ class Fit:
         self.handle = handle
         self.ignored_resources = frozenset(args.ignored_resources)
         self.ignored_resource_groups = frozenset(args.ignored_resource_groups)
+        self.strategy = args.scoring_strategy.type
+        self.weights = tuple(r.weight for r in args.scoring_strategy.resources)
         self.scorer = ResourceAllocationScorer(
             args.scoring_strategy.type, _strategy_scorer(args),
             args.scoring_strategy.resources, use_requested=False,
@@ -221,19 +225,35 @@ class Fit:
         # than the node's whole allocatable, so preemption still considers it.
         return Status(Code.UNSCHEDULABLE, *(r.reason for r in insufficient))
 
+    def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray | None:
+        request = state.get(PRE_FILTER_STATE_KEY)
+        return fit_mask(request, columns) if isinstance(request, PreFilterState) else None
+
     def pre_score(
         self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
     ) -> Status | None:
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(self.scorer.pod_request_list(pod)))
         return None
 
-    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
+    def score_array(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
+    ) -> IntArray | None:
+        requests = self._requests(state, pod)
+        if not self.scorer.resources:
+            return None
+        return strategy_scores(
+            self.strategy, self.weights, self.scorer, requests, columns, index
+        )
+
+    def _requests(self, state: CycleState, pod: Pod) -> list[int]:
+        """The pod's requests PreScore stored, or computed again if it did not run."""
         pre = state.get(PRE_SCORE_STATE_KEY)
         if isinstance(pre, PreScoreState):
-            requests = pre.pod_requests
-        else:
-            requests = self.scorer.pod_request_list(pod)
-        return self.scorer.score(node_info, requests)
+            return pre.pod_requests
+        return self.scorer.pod_request_list(pod)
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
+        return self.scorer.score(node_info, self._requests(state, pod))
 
     def score_extensions(self) -> ScoreExtensions | None:
         return None

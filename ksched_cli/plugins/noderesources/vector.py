@@ -1,0 +1,125 @@
+"""NodeResourcesFit and BalancedAllocation over many nodes at once, exact to the per-node code.
+
+The per-node functions in fit.py, resource_allocation.py and the strategy modules
+stay the reference; these array forms reproduce them with int64 and float64 NumPy
+operations in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...config.args import LEAST_ALLOCATED, MOST_ALLOCATED
+from ...framework.columns import BoolArray, IntArray, NodeColumns
+from ...framework.types import MAX_NODE_SCORE
+from .resource_allocation import _CPU, _EPHEMERAL, _MEMORY, _SCALAR, ResourceAllocationScorer
+
+if TYPE_CHECKING:
+    from .fit import PreFilterState
+
+
+def fit_mask(request: PreFilterState, columns: NodeColumns) -> BoolArray:
+    """fitsRequest as a mask: True where no resource is short (fit.py's PreFilterState)."""
+    ok: BoolArray = columns.pod_count + 1 <= columns.alloc_pods
+    if request.empty:
+        return ok
+    cpu, mem, eph = request.milli_cpu, request.memory, request.ephemeral_storage
+    if cpu > 0:
+        ok &= cpu <= columns.alloc_cpu - columns.req_cpu
+    if mem > 0:
+        ok &= mem <= columns.alloc_mem - columns.req_mem
+    if eph > 0:
+        ok &= eph <= columns.alloc_eph - columns.req_eph
+    for name, amount, _ in request.scalars:
+        ok &= amount <= columns.scalar_allocatable(name) - columns.scalar_requested(name)
+    return ok
+
+
+def _pairs(
+    scorer: ResourceAllocationScorer,
+    pod_requests: Sequence[int],
+    columns: NodeColumns,
+    index: IntArray,
+) -> list[tuple[IntArray, IntArray]]:
+    """calculateResourceAllocatableRequest per configured resource: (allocatable, requested).
+
+    A resource left out (not requested extended resource, or absent on the node)
+    shows as zeros, as in the per-node scorer.
+    """
+    real = scorer.use_requested
+    out = []
+    zeros = np.zeros(len(index), dtype=np.int64)
+    for kind, name, pod_request in zip(scorer._kinds, scorer._names, pod_requests, strict=True):
+        if kind == _CPU:
+            used = columns.req_cpu if real else columns.nz_cpu
+            alloc, req = columns.alloc_cpu[index], used[index] + pod_request
+        elif kind == _MEMORY:
+            used = columns.req_mem if real else columns.nz_mem
+            alloc, req = columns.alloc_mem[index], used[index] + pod_request
+        elif kind == _EPHEMERAL:
+            alloc, req = columns.alloc_eph[index], columns.req_eph[index] + pod_request
+        elif kind == _SCALAR and pod_request != 0:
+            alloc = columns.scalar_allocatable(name)[index]
+            req = np.where(alloc != 0, columns.scalar_requested(name)[index] + pod_request, 0)
+        else:
+            alloc, req = zeros, zeros
+        out.append((alloc, np.where(alloc != 0, req, 0)))
+    return out
+
+
+def strategy_scores(
+    strategy: str,
+    weights: Sequence[int],
+    scorer: ResourceAllocationScorer,
+    pod_requests: Sequence[int],
+    columns: NodeColumns,
+    index: IntArray,
+) -> IntArray | None:
+    """LeastAllocated or MostAllocated; None for strategies without an array form."""
+    if strategy not in (LEAST_ALLOCATED, MOST_ALLOCATED):
+        return None
+    node_score = np.zeros(len(index), dtype=np.int64)
+    weight_sum = np.zeros(len(index), dtype=np.int64)
+    for (alloc, req), weight in zip(
+        _pairs(scorer, pod_requests, columns, index), weights, strict=True
+    ):
+        present = alloc != 0
+        safe = np.where(present, alloc, 1)
+        if strategy == LEAST_ALLOCATED:
+            part = np.where(req > alloc, 0, (alloc - req) * MAX_NODE_SCORE // safe)
+        else:
+            part = np.minimum(req, alloc) * MAX_NODE_SCORE // safe
+        node_score += np.where(present, part, 0) * weight
+        weight_sum += np.where(present, weight, 0)
+    result: IntArray = np.where(
+        weight_sum == 0, 0, node_score // np.where(weight_sum == 0, 1, weight_sum)
+    )
+    return result
+
+
+def balanced_scores(
+    scorer: ResourceAllocationScorer,
+    pod_requests: Sequence[int],
+    columns: NodeColumns,
+    index: IntArray,
+) -> IntArray | None:
+    """balancedResourceScorer for up to two resources (the std-deviation shortcut)."""
+    pairs = _pairs(scorer, pod_requests, columns, index)
+    if len(pairs) > 2:
+        return None
+    fractions = []
+    for alloc, req in pairs:
+        present = alloc != 0
+        fraction = np.minimum(
+            req.astype(np.float64) / np.where(present, alloc, 1).astype(np.float64), 1.0
+        )
+        fractions.append((present, fraction))
+    std = np.zeros(len(index), dtype=np.float64)
+    if len(fractions) == 2:
+        (p0, f0), (p1, f1) = fractions
+        std = np.where(p0 & p1, np.abs((f0 - f1) / 2), 0.0)
+    result: IntArray = ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
+    return result
