@@ -70,7 +70,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("workloads", nargs="*", choices=[*WORKLOADS, []], default=[])
+    parser.add_argument("workloads", nargs="*", metavar="WORKLOAD", help=", ".join(WORKLOADS))
     parser.add_argument("--profile", action="store_true", help="cProfile the plan (one workload)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -78,15 +78,18 @@ def main() -> int:
         print(json.dumps(_run_one(args.child, args.profile)))
         return 0
     names = args.workloads or list(WORKLOADS)
+    unknown = [n for n in names if n not in WORKLOADS]
+    if unknown:
+        parser.error(f"unknown workload(s): {', '.join(unknown)}")
     print(
         f"{'workload':<20}{'nodes':>7}{'pending':>9}{'sched':>8}"
         f"{'load s':>8}{'plan s':>8}{'pods/s':>9}{'RSS MiB':>9}"
     )
     for name in names:
         cmd = [sys.executable, __file__, "--child", name] + (["--profile"] if args.profile else [])
-        out = subprocess.run(
-            cmd, capture_output=not args.profile, text=True, stdout=subprocess.PIPE
-        )
+        # stdout carries the result line; stderr shows the profile when asked for.
+        stderr = None if args.profile else subprocess.PIPE
+        out = subprocess.run(cmd, text=True, stdout=subprocess.PIPE, stderr=stderr)
         if out.returncode != 0:
             print(f"{name:<20} failed: {(out.stderr or '').strip()[-400:]}")
             continue

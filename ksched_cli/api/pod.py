@@ -135,13 +135,10 @@ class Pod:
     def namespace(self) -> str:
         return self.meta.namespace
 
-    @property
-    def key(self) -> str:
-        return f"{self.meta.namespace}/{self.meta.name}"
-
-    @property
-    def uid(self) -> str:
-        return self.meta.uid or self.key
+    # "namespace/name" and the uid (metadata.uid, else the key): set by finalize(),
+    # read on every hot path, so plain attributes rather than properties.
+    key: str = ""
+    uid: str = ""
 
     @property
     def labels(self) -> dict[str, str]:
@@ -149,6 +146,8 @@ class Pod:
 
     def finalize(self) -> None:
         """Compute requests the way the scheduler does (exact sums, then rounded up)."""
+        self.key = f"{self.meta.namespace}/{self.meta.name}"
+        self.uid = self.meta.uid or self.key
         containers = [c.requests for c in self.containers]
         inits = [(c.requests, c.restart_policy == "Always") for c in self.init_containers]
         self.requests = to_scheduler_units(pod_requests(containers, inits, self.overhead))

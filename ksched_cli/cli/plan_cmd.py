@@ -13,7 +13,7 @@ from ..engine.engine import Engine, EngineOptions
 from ..errors import KschedError
 from ..manifests.loader import load_cluster
 from ..render.document import plan_document
-from ..render.explain import render_pod
+from ..render.explain import render_attempts, render_pod
 from ..render.table import render_table
 from .progress import progress_reporter
 
@@ -91,7 +91,14 @@ def plan(
         sys.exit(1)
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}", err=True)
-    options = EngineOptions(tie_break=tie_break, seed=seed, progress=progress_reporter())
+    # Keep only what the chosen output shows: full score tables are large on big clusters.
+    structured = output in ("json", "yaml")
+    record = (
+        "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
+    )
+    options = EngineOptions(
+        tie_break=tie_break, seed=seed, progress=progress_reporter(), record=record
+    )
     result = Engine(cfg, loaded.cluster, options).run()
     result.warnings.extend(loaded.warnings)
     click.echo(_render(result, output, explain, explain_pod), nl=False)
@@ -110,6 +117,8 @@ def _render(result: object, output: str, explain: bool, explain_pod: tuple[str, 
     if output == "yaml":
         return yaml.safe_dump(plan_document(result, explain), sort_keys=False)
     text = render_table(result, wide=output == "wide")
+    if explain:
+        text += "\n" + render_attempts(result)
     for pod in explain_pod:
         breakdown = render_pod(result, pod)
         text += "\n" + (breakdown or f"pod {pod}: not part of this plan\n")

@@ -41,7 +41,7 @@ def plan_side(
     running = {p.key: p.node_name for p in cluster.pods if p.node_name}
     nodes = frozenset(n.name for n in cluster.nodes)
     # Ties always go to the lowest node name, so both sides are reproducible.
-    options = EngineOptions(tie_break="lowest-name", progress=progress)
+    options = EngineOptions(tie_break="lowest-name", progress=progress, record="weighted")
     plan = Engine(config, cluster, options).run()
     return Planned(plan, running, nodes), loaded.warnings
 

@@ -17,6 +17,7 @@ from ..framework.types import (
 )
 from . import records as rec
 from .permit import WaitingPodEntry
+from .records import ScoreTable
 from .runtime import Framework
 from .schedule_one import ScheduleResult, SchedulingError, schedule_pod
 
@@ -139,7 +140,7 @@ class SchedulingCycle:
         host = result.host
         attempt = self._record(pod, rec.SCHEDULED, node=host, diagnosis=result.diagnosis)
         attempt.profile = fwk.scheduler_name
-        attempt.score_table = result.scores if len(result.feasible) > 1 else None
+        self._keep_scores(attempt, result.scores if len(result.feasible) > 1 else None)
         attempt.feasible = len(result.feasible)
         attempt.evaluated = result.evaluated
         self._assume(pod, host)
@@ -251,6 +252,18 @@ class SchedulingCycle:
             attempt.message = message
         self._failure(info, cycle, message, "", rejectors)
 
+    def _keep_scores(self, attempt: rec.Attempt, table: ScoreTable | None) -> None:
+        record = self.engine.options.record
+        if table is None:
+            return
+        if record == "summary":
+            total = table.total_of(attempt.node)
+            attempt.summary = (total if total is not None else 0, table.runner_up(attempt.node))
+            return
+        if record == "weighted":
+            table.raw, table.normalized = {}, {}
+        attempt.score_table = table
+
     # --- cache operations ---------------------------------------------------------------
     def _assume(self, pod: Pod, host: str) -> None:
         engine = self.engine
@@ -283,7 +296,7 @@ class SchedulingCycle:
         attempt = rec.Attempt(
             pod=pod.key, time=self.engine.clock, result=result, node=node, message=message
         )
-        if diagnosis is not None:
+        if diagnosis is not None and self.engine.options.record != "summary":
             attempt.filtered = {
                 name: rec.FilteredNode(st.plugin, st.all_reasons(), st.code.go_name)
                 for name, st in diagnosis.node_to_status.items()

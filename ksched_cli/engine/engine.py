@@ -30,6 +30,10 @@ class EngineOptions:
     seed: int = 0
     # False runs every plugin node by node: the reference the array paths must equal.
     vectorize: bool = True
+    # What attempts keep: "full" (raw, normalized and weighted scores, filtered nodes),
+    # "weighted" (weighted scores and filtered nodes: -o json --explain), or "summary"
+    # (the chosen node's total and the runner-up: enough for tables, and light).
+    record: str = "full"
     progress: Callable[[int, int], None] | None = None
 
 
@@ -178,7 +182,7 @@ class Engine:
 
     def delete_pod(self, pod: Pod) -> None:
         """The API server deletes ``pod`` (a preemption victim)."""
-        self._cluster.pods = [p for p in self._cluster.pods if p.uid != pod.uid]
+        self._cluster.pods.remove(pod)
         self.queue.delete(pod.uid)
 
     def cluster_changed(self) -> None:

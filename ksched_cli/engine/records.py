@@ -48,19 +48,34 @@ class ScoreTable:
     total: IntArray
 
     def materialize(self) -> dict[str, PluginScores]:
+        """Per node dicts; raw and normalized stay empty when they were not recorded."""
         raw = {p: a.tolist() for p, a in self.raw.items()}
         norm = {p: a.tolist() for p, a in self.normalized.items()}
         weighted = {p: a.tolist() for p, a in self.weighted.items()}
         totals = self.total.tolist()
         return {
             name: PluginScores(
-                {p: raw[p][i] for p in self.plugins},
-                {p: norm[p][i] for p in self.plugins},
-                {p: weighted[p][i] for p in self.plugins},
+                {p: v[i] for p, v in raw.items()},
+                {p: v[i] for p, v in norm.items()},
+                {p: v[i] for p, v in weighted.items()},
                 totals[i],
             )
             for i, name in enumerate(self.names)
         }
+
+    def total_of(self, node: str) -> int | None:
+        try:
+            return int(self.total[self.names.index(node)])
+        except ValueError:
+            return None
+
+    def runner_up(self, node: str) -> tuple[str, int] | None:
+        """The best-scored other node (lowest name among equals)."""
+        best: tuple[int, str] | None = None
+        for name, total in zip(self.names, self.total.tolist(), strict=True):
+            if name != node and (best is None or (-total, name) < best):
+                best = (-total, name)
+        return None if best is None else (best[1], -best[0])
 
 
 @dataclass
@@ -78,6 +93,8 @@ class Attempt:
     evaluated: int = 0
     # Preemption / permit / volume detail for --explain-pod; free-form, JSON-ready.
     detail: dict[str, Any] = field(default_factory=dict)
+    # With record="summary" only the chosen node's total and the runner-up are kept.
+    summary: tuple[int, tuple[str, int] | None] | None = None
     _scores: dict[str, PluginScores] | None = field(default=None, repr=False)
 
     @property
@@ -104,7 +121,20 @@ class Attempt:
         )
 
     @property
+    def node_total(self) -> int | None:
+        """The chosen node's total score, when the attempt scored nodes."""
+        if self.summary is not None:
+            return self.summary[0]
+        if self.score_table is not None and self.node:
+            return self.score_table.total_of(self.node)
+        return None
+
+    @property
     def runner_up(self) -> tuple[str, int] | None:
+        if self.summary is not None:
+            return self.summary[1]
+        if self.score_table is not None:
+            return self.score_table.runner_up(self.node)
         ranked = sorted(self.scores.items(), key=lambda kv: (-kv[1].total, kv[0]))
         others = [(n, s.total) for n, s in ranked if n != self.node]
         return others[0] if others else None

@@ -90,6 +90,11 @@ class Framework:
         self.pre_enqueue_plugins: list[fi.PreEnqueuePlugin] = points("preEnqueue")
         self.queue_sort_plugins: list[fi.QueueSortPlugin] = points("queueSort")
         self.pre_filter_plugins: list[fi.PreFilterPlugin] = points("preFilter")
+        self._pre_filter_extensions = [
+            (pl, ext)
+            for pl in self.pre_filter_plugins
+            if (ext := pl.pre_filter_extensions()) is not None
+        ]
         self.filter_plugins: list[fi.FilterPlugin] = points("filter")
         self.post_filter_plugins: list[fi.PostFilterPlugin] = points("postFilter")
         self.pre_score_plugins: list[fi.PreScorePlugin] = points("preScore")
@@ -178,9 +183,8 @@ class Framework:
     def _pre_filter_extension(
         self, state: CycleState, pod: Pod, info: PodInfo, node_info: NodeInfo, add: bool
     ) -> Status | None:
-        for pl in self.pre_filter_plugins:
-            ext = pl.pre_filter_extensions()
-            if ext is None or pl.name in state.skip_filter_plugins:
+        for pl, ext in self._pre_filter_extensions:
+            if pl.name in state.skip_filter_plugins:
                 continue
             status = (ext.add_pod if add else ext.remove_pod)(state, pod, info, node_info)
             if status is not None and status.code != Code.SUCCESS:

@@ -46,6 +46,8 @@ class NodeColumns:
         self.anti_affinity_pods = np.zeros(n, dtype=np.int64)
         self.positions = np.arange(n, dtype=np.int64)
         self._scalar_req: dict[str, IntArray] = {}
+        # Live per-node counts of pods matching a predicate (e.g. a spread selector).
+        self._match_counts: dict[Any, tuple[IntArray, Any]] = {}
         self._scalar_alloc: dict[str, IntArray] = {}
         # Per-plugin caches of results that depend only on static node data
         # (labels, taints): keyed by the plugin and the pod's relevant spec.
@@ -65,6 +67,8 @@ class NodeColumns:
         self.anti_affinity_pods[i] = len(ni.pods_with_required_anti_affinity)
         for name, column in self._scalar_req.items():
             column[i] = req.scalar_resources.get(name, 0)
+        for column, count in self._match_counts.values():
+            column[i] = count(ni)
 
     def scalar_requested(self, name: str) -> IntArray:
         column = self._scalar_req.get(name)
@@ -83,6 +87,29 @@ class NodeColumns:
             )
             self._scalar_alloc[name] = column
         return column
+
+    def match_counts(self, key: Any, count: Any) -> IntArray:
+        """Per node ``count(node_info)``, kept current as pods come and go (keyed by ``key``)."""
+        entry = self._match_counts.get(key)
+        if entry is None:
+            column = np.fromiter((count(ni) for ni in self.infos), dtype=np.int64, count=self.size)
+            entry = (column, count)
+            self._match_counts[key] = entry
+        return entry[0]
+
+    def static_ids(self, key: Any, value: Any) -> tuple[IntArray, list[Any]]:
+        """Per node an int id of ``value(node_info)`` (-1 for None), and the id -> value list."""
+        found: tuple[IntArray, list[Any]] | None = self.static_cache.get(key)
+        if found is None:
+            ids: dict[Any, int] = {}
+            column = np.full(self.size, -1, dtype=np.int64)
+            for i, ni in enumerate(self.infos):
+                v = value(ni)
+                if v is not None:
+                    column[i] = ids.setdefault(v, len(ids))
+            found = (column, list(ids))
+            self.static_cache[key] = found
+        return found
 
     def static_mask(self, key: Any, compute: Any) -> BoolArray:
         """A per-node boolean that depends only on static node data, computed once per key."""

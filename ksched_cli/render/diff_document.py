@@ -46,15 +46,17 @@ def _plugin(c: PluginChange) -> dict[str, Any]:
 def config_doc(diff: ConfigDiff) -> dict[str, Any]:
     profiles = []
     for p in diff.profiles:
-        profiles.append({
-            "schedulerName": p.scheduler_name,
-            "status": p.status,
-            "settings": [_sides({"field": s.field}, s.base, s.head) for s in p.settings],
-            "plugins": [_plugin(c) for c in p.plugins],
-            "args": [
-                _sides({"plugin": a.plugin, "field": a.field}, a.base, a.head) for a in p.args
-            ],
-        })
+        profiles.append(
+            {
+                "schedulerName": p.scheduler_name,
+                "status": p.status,
+                "settings": [_sides({"field": s.field}, s.base, s.head) for s in p.settings],
+                "plugins": [_plugin(c) for c in p.plugins],
+                "args": [
+                    _sides({"plugin": a.plugin, "field": a.field}, a.base, a.head) for a in p.args
+                ],
+            }
+        )
     return {
         "settings": [_sides({"field": s.field}, s.base, s.head) for s in diff.settings],
         "profiles": profiles,

@@ -46,8 +46,10 @@ def render_diff_markdown(result: DiffResult) -> str:
     if rows:
         lines += _table(
             ["profile", "setting", "base", "head"],
-            [[_cell(r.scope), _cell(r.subject, True), _cell(r.base, True), _cell(r.head, True)]
-             for r in rows],
+            [
+                [_cell(r.scope), _cell(r.subject, True), _cell(r.base, True), _cell(r.head, True)]
+                for r in rows
+            ],
         )
     else:
         lines.append("None in the effective configuration.")
@@ -56,8 +58,15 @@ def render_diff_markdown(result: DiffResult) -> str:
     if pods:
         lines += _table(
             ["pod", "base", "head", "why"],
-            [[_cell(p.pod, True), _cell(p.base), _cell(p.head),
-              _cell(truncate(p.why, WHY_WIDTH)).replace(ARROW, "→")] for p in pods],
+            [
+                [
+                    _cell(p.pod, True),
+                    _cell(p.base),
+                    _cell(p.head),
+                    _cell(truncate(p.why, WHY_WIDTH)).replace(ARROW, "→"),
+                ]
+                for p in pods
+            ],
         )
     else:
         lines.append("None.")

@@ -23,18 +23,22 @@ def render_diff_table(result: DiffResult, why_width: int | None = WHY_WIDTH) -> 
     rows = config_rows(result.config)
     if rows:
         out.append("Configuration changes (effective, after defaulting):")
-        out.append(_table(
-            ["PROFILE", "SETTING", "BASE", "HEAD"],
-            [[r.scope, r.subject, r.base, r.head] for r in rows],
-        ))
+        out.append(
+            _table(
+                ["PROFILE", "SETTING", "BASE", "HEAD"],
+                [[r.scope, r.subject, r.base, r.head] for r in rows],
+            )
+        )
     else:
         out.append("Configuration changes: none in the effective configuration\n")
     pods = pod_rows(result)
     if pods:
         out.append("Placement changes:")
-        out.append(_table(
-            ["POD", "BASE", "HEAD", "WHY"],
-            [[p.pod, p.base, p.head, truncate(p.why, why_width)] for p in pods],
-        ))
+        out.append(
+            _table(
+                ["POD", "BASE", "HEAD", "WHY"],
+                [[p.pod, p.base, p.head, truncate(p.why, why_width)] for p in pods],
+            )
+        )
     out.append(f"Summary: {summary_line(result)}\n")
     return "\n".join(out)

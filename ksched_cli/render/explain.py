@@ -91,3 +91,10 @@ def render_pod(plan: Plan, pod: str) -> str | None:
     if not attempts:
         parts.append("  no scheduling attempt (running pod or never queued)")
     return "\n".join(parts) + "\n"
+
+
+def render_attempts(plan: Plan) -> str:
+    """Every attempt in order, for ``--explain`` with table output."""
+    parts = [f"{a.pod} " + render_attempt(a, plan.node_count) for a in plan.attempts]
+    notes = [f"note: {n}" for n in plan.notes]
+    return "\n".join([*notes, *parts]) + "\n"

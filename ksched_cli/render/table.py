@@ -60,8 +60,9 @@ def render_table(plan: Plan, wide: bool = False, reason_width: int | None = 120)
             continue
         last_attempt = last.get(d.pod)
         score = runner = ""
-        if last_attempt is not None and last_attempt.node in last_attempt.scores:
-            score = str(last_attempt.scores[last_attempt.node].total)
+        total = last_attempt.node_total if last_attempt is not None else None
+        if last_attempt is not None and total is not None:
+            score = str(total)
             ru = last_attempt.runner_up
             runner = f"{ru[0]} ({ru[1]})" if ru else ""
         rows.append(

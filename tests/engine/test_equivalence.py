@@ -131,3 +131,47 @@ def test_conformance_cases_plan_the_same_both_ways(case: str) -> None:
         return _plan(load_cluster([str(CASES / case / "cluster.yaml")]).cluster, vectorize, config)
 
     assert plan(True) == plan(False)
+
+
+def _workload_cluster(name: str) -> Cluster:
+    from benchmarks import workloads as w
+
+    small = {
+        "basic": lambda: w.basic(150, 100, 300),
+        "topology-spreading": lambda: w.topology_spreading(150, 60, 200),
+        "pod-anti-affinity": lambda: w.pod_anti_affinity(120, 150),
+        "preemption": lambda: w.preemption(40, 160, 50),
+        "unschedulable": lambda: w.unschedulable(150, 200, 10),
+        "full-cluster": lambda: w.full_cluster(150, 1500, 1000),
+    }[name]
+    cluster = Cluster()
+    classes = {}
+    for i, doc in enumerate(small()):
+        if doc["kind"] == "PriorityClass":
+            classes[doc["metadata"]["name"]] = doc["value"]
+        elif doc["kind"] == "Node":
+            node = parse_node(doc)
+            node.load_index = i
+            cluster.nodes.append(node)
+        else:
+            pod = parse_pod(doc)
+            pod.load_index = i
+            pod.priority = classes.get(pod.priority_class_name, 0)
+            pod.preemption_policy = "PreemptLowerPriority"
+            cluster.pods.append(pod)
+    return cluster
+
+
+@pytest.mark.parametrize(
+    "workload",
+    [
+        "basic",
+        "topology-spreading",
+        "pod-anti-affinity",
+        "preemption",
+        "unschedulable",
+        "full-cluster",
+    ],
+)
+def test_benchmark_workloads_plan_the_same_both_ways(workload: str) -> None:
+    assert _plan(_workload_cluster(workload), True) == _plan(_workload_cluster(workload), False)

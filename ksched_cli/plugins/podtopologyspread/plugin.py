@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from ...api.pod import Pod, TopologySpreadConstraint
 from ...config.args import SYSTEM_DEFAULTING, PodTopologySpreadArgs
+from ...framework.columns import BoolArray, NodeColumns
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
@@ -38,6 +39,7 @@ from .scoring import (
     normalize_scores,
     score_node,
 )
+from .vector import build_state, filter_mask
 
 __all__ = ["NAME", "Plugin", "PodTopologySpread"]
 
@@ -84,10 +86,16 @@ class PodTopologySpread:
         if not constraints:
             return None, Status(Code.SKIP)
         nodes = self._handle.snapshot.list()
-        state.write(
-            PRE_FILTER_STATE_KEY, build_pre_filter_state(pod, constraints, nodes, self._counter)
-        )
+        columns = nodes[0].columns if nodes and getattr(self._handle, "vectorize", False) else None
+        built = build_state(pod, constraints, columns) if columns is not None else None
+        if built is None:
+            built = build_pre_filter_state(pod, constraints, nodes, self._counter)
+        state.write(PRE_FILTER_STATE_KEY, built)
         return None, None
+
+    def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        return filter_mask(s, columns) if isinstance(s, PreFilterState) else None
 
     def pre_filter_extensions(self) -> PodTopologySpread:
         return self

@@ -1,0 +1,110 @@
+"""PodTopologySpread's PreFilter state and Filter over all live nodes at once.
+
+Equal to filtering.py's per-node code: domains are counted from per-node matching-pod
+columns that the node columns keep current, and pairs keep the order in which the
+per-node walk would first meet them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...api.pod import Pod
+from ...framework.columns import BoolArray, IntArray, NodeColumns
+from ..helpers.taints import do_not_schedule_taints, find_matching_untolerated_taint
+from .common import HONOR, NAME, Constraint, NodeInclusion, RequiredNodeAffinity, count_matching
+from .filtering import CriticalPaths, PreFilterState
+
+
+def _included(pod: Pod, c: Constraint, columns: NodeColumns) -> BoolArray:
+    """matchNodeInclusionPolicies per node: static node data and the pod's spec only."""
+    mask: BoolArray = np.ones(columns.size, dtype=np.bool_)
+    affinity = RequiredNodeAffinity.of(pod)
+    if c.node_affinity_policy == HONOR and not affinity.is_empty:
+        key = (NAME, "affinity", tuple(sorted(affinity.node_selector.items())), affinity.terms)
+        mask = mask & columns.static_mask(key, lambda ni: affinity.matches(ni.node))
+    if c.node_taints_policy == HONOR:
+        tolerations = pod.tolerations
+        mask = mask & columns.static_mask(
+            (NAME, "taints", tolerations),
+            lambda ni: (
+                find_matching_untolerated_taint(ni.node.taints, tolerations, do_not_schedule_taints)
+                is None
+            ),
+        )
+    return mask
+
+
+def _domains(c: Constraint, columns: NodeColumns) -> tuple[IntArray, list[str]]:
+    key = c.topology_key
+    return columns.static_ids((NAME, "domain", key), lambda ni: ni.node.labels.get(key))
+
+
+def _counts(pod: Pod, c: Constraint, columns: NodeColumns) -> IntArray:
+    selector = c.selector
+    if selector is None or selector.is_empty:
+        return np.zeros(columns.size, dtype=np.int64)
+    namespace = pod.namespace
+    return columns.match_counts(
+        (NAME, selector, namespace), lambda ni: count_matching(ni.pods, selector, namespace)
+    )
+
+
+def build_state(
+    pod: Pod, constraints: list[Constraint], columns: NodeColumns
+) -> PreFilterState | None:
+    """calPreFilterState over the live nodes; None when the per-node path must be used."""
+    keys = [c.topology_key for c in constraints]
+    if len(set(keys)) != len(keys):
+        return None  # a later constraint on the same key overwrites: leave it to filtering.py
+    has_keys = columns.static_mask(
+        (NAME, "keys", tuple(keys)), lambda ni: all(k in ni.node.labels for k in keys)
+    )
+    match_num: dict[tuple[str, str], int] = {}
+    firsts: list[tuple[int, tuple[str, str], int]] = []
+    for c in constraints:
+        ids, values = _domains(c, columns)
+        m = has_keys & _included(pod, c, columns)
+        nodes = np.flatnonzero(m)
+        if nodes.size == 0:
+            continue
+        domain_of = ids[nodes]
+        sums = np.bincount(
+            domain_of, weights=_counts(pod, c, columns)[nodes], minlength=len(values)
+        )
+        present, first = np.unique(domain_of, return_index=True)
+        for d, f in zip(present.tolist(), first.tolist(), strict=True):
+            firsts.append((int(nodes[f]), (c.topology_key, values[d]), int(sums[d])))
+    # Pairs in the order a walk over the nodes would first count them.
+    for _, pair, num in sorted(firsts, key=lambda t: t[0]):
+        match_num[pair] = num
+    domains_num: dict[str, int] = {}
+    for key, _ in match_num:
+        domains_num[key] = domains_num.get(key, 0) + 1
+    paths = {c.topology_key: CriticalPaths() for c in constraints}
+    for (key, value), num in match_num.items():
+        paths[key].update(value, num)
+    return PreFilterState(
+        constraints=constraints,
+        self_match=[1 if c.matches(pod.labels) else 0 for c in constraints],
+        inclusion=NodeInclusion(pod, constraints),
+        critical_paths=paths,
+        domains_num=domains_num,
+        match_num=match_num,
+    )
+
+
+def filter_mask(state: PreFilterState, columns: NodeColumns) -> BoolArray:
+    """filter_node for every live node: the key is present and the skew within maxSkew."""
+    ok: BoolArray = np.ones(columns.size, dtype=np.bool_)
+    for c, self_match in zip(state.constraints, state.self_match, strict=True):
+        ids, values = _domains(c, columns)
+        ok &= ids >= 0
+        min_num = state.min_match_num(c.topology_key, c.min_domains)
+        if min_num is None:
+            continue
+        nums = np.array(
+            [state.match_num.get((c.topology_key, v), 0) for v in values] + [0], dtype=np.int64
+        )
+        ok &= nums[ids] + self_match - min_num <= c.max_skew
+    return ok
