@@ -30,7 +30,7 @@ from benchmarks.workloads import WORKLOADS
 
 def _run_one(name: str, profile: bool) -> dict[str, float | int | str]:
     from ksched_cli.config.load import default_config
-    from ksched_cli.engine.engine import Engine
+    from ksched_cli.engine.engine import Engine, EngineOptions
     from ksched_cli.manifests.loader import load_cluster
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -43,7 +43,7 @@ def _run_one(name: str, profile: bool) -> dict[str, float | int | str]:
         loaded = load_cluster([str(path)])
     load_seconds = time.perf_counter() - started
     pending = sum(1 for p in loaded.cluster.pods if not p.node_name)
-    engine = Engine(default_config(), loaded.cluster)
+    engine = Engine(default_config(), loaded.cluster, EngineOptions(record="summary"))
     started = time.perf_counter()
     if profile:
         profiler = cProfile.Profile()

@@ -19,7 +19,7 @@ def node(i: int, cpu: str = "4", memory: str = "32Gi", zones: int = 0) -> Doc:
         "apiVersion": "v1",
         "kind": "Node",
         "metadata": {"name": name, "labels": labels},
-        "status": {"allocatable": alloc, "capacity": alloc},
+        "status": {"allocatable": alloc, "capacity": dict(alloc)},
     }
 
 
@@ -38,7 +38,7 @@ def pod(
             {
                 "name": "c",
                 "image": "registry.k8s.io/pause:3.9",
-                "resources": {"requests": res, "limits": res},
+                "resources": {"requests": res, "limits": dict(res)},
             }
         ]
     }

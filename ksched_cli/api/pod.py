@@ -148,15 +148,36 @@ class Pod:
         """Compute requests the way the scheduler does (exact sums, then rounded up)."""
         self.key = f"{self.meta.namespace}/{self.meta.name}"
         self.uid = self.meta.uid or self.key
-        containers = [c.requests for c in self.containers]
-        inits = [(c.requests, c.restart_policy == "Always") for c in self.init_containers]
-        self.requests = to_scheduler_units(pod_requests(containers, inits, self.overhead))
-        non_zero = pod_requests(containers, inits, self.overhead, NON_ZERO_DEFAULTS)
-        self.non_zero_requests = to_scheduler_units(non_zero)
-        self.cache_non_zero = node_cache_non_zero(containers, inits, self.overhead)
+        shape = (
+            tuple(tuple(c.requests.items()) for c in self.containers),
+            tuple(
+                (tuple(c.requests.items()), c.restart_policy == "Always")
+                for c in self.init_containers
+            ),
+            tuple(self.overhead.items()),
+        )
+        computed = _REQUESTS_BY_SHAPE.get(shape)
+        if computed is None:
+            computed = _compute_requests(self)
+            _REQUESTS_BY_SHAPE[shape] = computed
+        # Shared between pods of one shape: treated as read-only everywhere.
+        self.requests, self.non_zero_requests, self.cache_non_zero = computed
 
     def host_ports(self) -> list[ContainerPort]:
         return [p for c in self.containers for p in c.ports if p.host_port > 0]
+
+
+# Pods stamped from one template share a resource shape; exact Fraction sums are
+# the slow part of loading, so each shape is computed once.
+_REQUESTS_BY_SHAPE: dict[object, tuple[dict[str, int], dict[str, int], tuple[int, int]]] = {}
+
+
+def _compute_requests(pod: Pod) -> tuple[dict[str, int], dict[str, int], tuple[int, int]]:
+    containers = [c.requests for c in pod.containers]
+    inits = [(c.requests, c.restart_policy == "Always") for c in pod.init_containers]
+    requests = to_scheduler_units(pod_requests(containers, inits, pod.overhead))
+    non_zero = to_scheduler_units(pod_requests(containers, inits, pod.overhead, NON_ZERO_DEFAULTS))
+    return requests, non_zero, node_cache_non_zero(containers, inits, pod.overhead)
 
 
 def _container(raw: Raw, path: str, host_network: bool) -> Container:
