@@ -179,6 +179,7 @@ class Framework:
             return result, returned
         finally:
             state.skip_filter_plugins = skip
+            state.active_filters = [pl for pl in self.filter_plugins if pl.name not in skip]
 
     def _pre_filter_extension(
         self, state: CycleState, pod: Pod, info: PodInfo, node_info: NodeInfo, add: bool
@@ -205,10 +206,10 @@ class Framework:
         return self._pre_filter_extension(state, pod, to_remove, node_info, False)
 
     def run_filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
-        skip = state.skip_filter_plugins
-        for pl in self.filter_plugins:
-            if skip and pl.name in skip:
-                continue
+        active: list[fi.FilterPlugin] | None = state.active_filters
+        if active is None:
+            active = [pl for pl in self.filter_plugins if pl.name not in state.skip_filter_plugins]
+        for pl in active:
             status = pl.filter(state, pod, node_info)
             if status is not None and status.code != Code.SUCCESS:
                 if not status.is_rejected():

@@ -14,12 +14,14 @@ class StateData(Protocol):
 class CycleState:
     """Data that plugins share within one scheduling attempt; cloned for preemption dry runs."""
 
-    __slots__ = ("_data", "skip_filter_plugins", "skip_score_plugins")
+    __slots__ = ("_data", "active_filters", "skip_filter_plugins", "skip_score_plugins")
 
     def __init__(self) -> None:
         self._data: dict[str, Any] = {}
         self.skip_filter_plugins: set[str] = set()
         self.skip_score_plugins: set[str] = set()
+        # The Filter plugins PreFilter did not skip, in order (set once per attempt).
+        self.active_filters: list[Any] | None = None
 
     def write(self, key: str, value: Any) -> None:
         self._data[key] = value
@@ -43,4 +45,5 @@ class CycleState:
             copy._data[key] = value.clone() if hasattr(value, "clone") else value
         copy.skip_filter_plugins = set(self.skip_filter_plugins)
         copy.skip_score_plugins = set(self.skip_score_plugins)
+        copy.active_filters = self.active_filters
         return copy
