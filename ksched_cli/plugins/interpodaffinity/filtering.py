@@ -219,6 +219,8 @@ def incoming_affinity_counts(
     if not affinity and not anti_affinity:
         return aff, anti
     for node_info in nodes:
+        if not node_info.pods:
+            continue  # an empty node counts nothing
         labels = node_info.node.labels
         # A node lacking every topology key can add nothing; skip its pods.
         aff_pairs = _pairs_on(affinity, labels)
