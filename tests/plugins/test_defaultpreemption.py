@@ -1,0 +1,201 @@
+"""DefaultPreemption: eligibility, candidate count, victim selection, node choice, PDBs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ksched_cli.api.policy import parse_pdb
+from ksched_cli.config.args import DefaultPreemptionArgs
+from ksched_cli.config.load import default_config
+from ksched_cli.engine.cluster import Cluster
+from ksched_cli.engine.engine import Engine
+from ksched_cli.engine.pdb_status import compute_status
+from ksched_cli.framework.cycle_state import CycleState
+from ksched_cli.framework.podinfo import pod_info
+from ksched_cli.framework.preemption import Candidate, pick_one_node_for_preemption
+from ksched_cli.framework.status import Code, Status
+from ksched_cli.plugins.defaultpreemption import Plugin, filter_pods_with_pdb_violation
+from tests.fakes import FakeHandle, make_node, make_pod
+
+
+def _pdb(name: str, app: str, allowed: int | None, **spec: Any) -> Any:
+    raw: dict[str, Any] = {
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {"selector": {"matchLabels": {"app": app}}, **spec},
+    }
+    if allowed is not None:
+        raw["status"] = {"disruptionsAllowed": allowed}
+    return parse_pdb(raw)
+
+
+@pytest.mark.parametrize(
+    ("nodes", "percentage", "absolute", "expected"),
+    [
+        (1000, 10, 100, 100),
+        (5000, 10, 100, 500),
+        (50, 10, 100, 50),
+        (300, 50, 10, 150),
+        (7, 0, 3, 3),
+    ],
+)
+def test_offset_and_num_candidates(
+    nodes: int, percentage: int, absolute: int, expected: int
+) -> None:
+    plugin = Plugin(DefaultPreemptionArgs(percentage, absolute), FakeHandle([]))
+    assert plugin.offset_and_num_candidates(nodes) == (0, expected)
+
+
+def test_preemption_policy_never_is_not_eligible() -> None:
+    pod = make_pod("p", priority=10)
+    pod.preemption_policy = "Never"
+    ok, msg = Plugin(None, FakeHandle([])).pod_eligible_to_preempt_others(pod, None)
+    assert (ok, msg) == (False, "not eligible due to preemptionPolicy=Never.")
+
+
+def test_terminating_victim_on_nominated_node_blocks_eligibility() -> None:
+    victim = make_pod("v", cpu="1", node="n1", priority=1)
+    victim.terminating_by_preemption = True
+    pod = make_pod("p", priority=10)
+    pod.nominated_node_name = "n1"
+    plugin = Plugin(None, FakeHandle([make_node("n1")], [victim]))
+    assert plugin.pod_eligible_to_preempt_others(pod, Status(Code.UNSCHEDULABLE)) == (
+        False,
+        "not eligible due to a terminating pod on the nominated node.",
+    )
+    # An unresolvable nominated node does not hold the pod back.
+    unresolvable = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
+    assert plugin.pod_eligible_to_preempt_others(pod, unresolvable) == (True, "")
+
+
+def test_pdb_violations_are_counted_in_order() -> None:
+    pods = [make_pod(f"b{i}", labels={"app": "batch"}, node="n") for i in range(3)]
+    violating, ok = filter_pods_with_pdb_violation(
+        [pod_info(p) for p in pods], [_pdb("pdb", "batch", 1)]
+    )
+    assert [pi.pod.name for pi in ok] == ["b0"]
+    assert [pi.pod.name for pi in violating] == ["b1", "b2"]
+
+
+def _plan(nodes: list[Any], pods: list[Any], pdbs: list[Any] = ()) -> Any:  # type: ignore[assignment]
+    for i, p in enumerate(pods):
+        p.load_index = i
+    cluster = Cluster(nodes=nodes, pods=pods, pdbs=list(pdbs))
+    return Engine(default_config(), cluster).run()
+
+
+def test_victims_are_the_fewest_lower_priority_pods_reprieved_high_first() -> None:
+    node = make_node("n1", cpu="4", memory="8Gi")
+    low = [make_pod(f"low{i}", cpu="1", node="n1", priority=i) for i in range(4)]
+    plan = _plan([node], [*low, make_pod("hp", cpu="2", priority=100)])
+    first = plan.attempts[0]
+    assert first.result == "Nominated" and first.node == "n1"
+    # The two most important pods are reprieved; the two lowest are evicted.
+    assert sorted(first.victims) == ["default/low0", "default/low1"]
+    assert {d.pod: d.outcome for d in plan.decisions}["default/hp"] == "Scheduled"
+
+
+def test_no_lower_priority_pods_means_no_victims_message() -> None:
+    node = make_node("n1", cpu="1")
+    plan = _plan(
+        [node],
+        [make_pod("same", cpu="1", node="n1", priority=5), make_pod("p", cpu="1", priority=5)],
+    )
+    decision = {d.pod: d for d in plan.decisions}["default/p"]
+    assert decision.outcome == "Unschedulable"
+    assert decision.message == (
+        "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: "
+        "1 No preemption victims found for incoming pod."
+    )
+
+
+def test_pdb_violation_steers_preemption_to_another_node() -> None:
+    nodes = [make_node("a", cpu="2"), make_node("b", cpu="2")]
+    pods = [
+        make_pod("a-batch", cpu="2", node="a", labels={"app": "batch"}, priority=1),
+        make_pod("b-web", cpu="2", node="b", labels={"app": "web"}, priority=1),
+        make_pod("hp", cpu="2", priority=100),
+    ]
+    plan = _plan(nodes, pods, [_pdb("batch", "batch", 0)])
+    assert plan.attempts[0].victims == ["default/b-web"]
+
+
+@pytest.mark.parametrize(
+    ("candidates", "expected", "criterion"),
+    [
+        ({"a": ([5], 1), "b": ([9], 0)}, "b", "fewest PDB violations"),
+        ({"a": ([5], 0), "b": ([9], 0)}, "a", "lowest highest-victim priority"),
+        ({"a": ([5, 5], 0), "b": ([5, 1], 0)}, "b", "smallest sum of victim priorities"),
+        ({"a": ([5], 0), "b": ([5], 0)}, "a", "lowest node name (tie)"),
+    ],
+)
+def test_pick_one_node_for_preemption(
+    candidates: dict[str, tuple[list[int], int]], expected: str, criterion: str
+) -> None:
+    built = {
+        name: Candidate(
+            name, [make_pod(f"{name}{i}", priority=p) for i, p in enumerate(prios)], pdb
+        )
+        for name, (prios, pdb) in candidates.items()
+    }
+    assert pick_one_node_for_preemption(built) == (expected, criterion)
+
+
+def test_latest_start_time_of_highest_priority_victims_wins() -> None:
+    early, late = make_pod("e", priority=5), make_pod("l", priority=5)
+    early.start_time, late.start_time = 100.0, 200.0
+    built = {"a": Candidate("a", [early], 0), "b": Candidate("b", [late], 0)}
+    assert pick_one_node_for_preemption(built) == (
+        "b",
+        "latest start time of the highest-priority victims",
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "running", "pending", "allowed"),
+    [
+        ({"minAvailable": 2}, 3, 0, 1),
+        ({"minAvailable": 3}, 3, 1, 0),
+        ({"maxUnavailable": 1}, 3, 0, 1),
+        ({"maxUnavailable": "50%"}, 4, 0, 2),
+        ({"minAvailable": "50%"}, 3, 0, 1),  # desired = ceil(1.5) = 2
+        ({"minAvailable": 1}, 0, 0, 0),
+    ],
+)
+def test_pdb_status_computed_like_the_disruption_controller(
+    spec: dict[str, Any], running: int, pending: int, allowed: int
+) -> None:
+    pods = [make_pod(f"r{i}", labels={"app": "x"}, node="n") for i in range(running)]
+    pods += [make_pod(f"p{i}", labels={"app": "x"}) for i in range(pending)]
+    pdb = _pdb("x", "x", None, **spec)
+    note = compute_status(pdb, pods)
+    assert pdb.disruptions_allowed == allowed
+    assert f"computed disruptionsAllowed={allowed}" in note
+
+
+def test_select_victims_reports_filter_failure_after_removing_all() -> None:
+    node = make_node("n1", cpu="1")
+    running = make_pod("low", cpu="500m", node="n1", priority=1)
+    handle = FakeHandle([node], [running])
+    plugin = Plugin(None, handle)
+    # A pod that cannot fit even on an empty node: the filter status comes back.
+    state = CycleState()
+    state.active_filters = []
+    pod = make_pod("big", cpu="2", priority=10)
+
+    class _Fit:
+        def run_filter_plugins_with_nominated_pods(self, *_: Any) -> Status:
+            return Status(Code.UNSCHEDULABLE, "Insufficient cpu")
+
+        def run_pre_filter_extension_remove_pod(self, *_: Any) -> None:
+            return None
+
+        snapshot = handle.snapshot
+
+    plugin.handle = _Fit()  # type: ignore[assignment]
+    victims, violations, status = plugin.select_victims_on_node(
+        state, pod, handle.node("n1").clone(), []
+    )
+    assert (victims, violations) == ([], 0)
+    assert status is not None and status.reasons == ["Insufficient cpu"]
