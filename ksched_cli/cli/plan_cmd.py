@@ -4,24 +4,45 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Collection, Sequence
+from difflib import SequenceMatcher
 
 import click
 import yaml
 
 from ..config.load import load_config
+from ..config.types import SchedulerConfig
+from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
-from ..errors import KschedError
-from ..manifests.loader import load_cluster
+from ..engine.records import Plan
+from ..errors import KschedError, Location
+from ..manifests.files import manifest_files
+from ..manifests.loader import LoadResult, load_cluster
 from ..render.document import plan_document
 from ..render.explain import render_attempts, render_pod
 from ..render.table import render_table
-from .progress import progress_reporter
+from .progress import progress_line
 
 EXIT_ALL_SCHEDULED = 0
+EXIT_ERROR = 1
 EXIT_SOME_PENDING = 2
 
 
-@click.command("plan")
+class _UsageError(click.UsageError):
+    # click exits 2 on usage errors, but 2 already means "some pod was not scheduled":
+    # a CI job must not read a mistyped option as a planning result.
+    exit_code = EXIT_ERROR
+
+
+class _PlanCommand(click.Command):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise _UsageError(exc.format_message(), exc.ctx) from None
+
+
+@click.command("plan", cls=_PlanCommand)
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option(
     "--config",
@@ -74,44 +95,103 @@ def plan(
 
     \b
     Exit codes: 0 every pending pod was scheduled; 2 some were not
-    (Unschedulable, Gated or Skipped); 1 invalid input or configuration.
+    (Unschedulable, Gated or Skipped); 1 invalid input, configuration or usage.
 
     \b
-    Examples:
+    Examples (each directory under examples/ has a README saying what to look for):
       ksched plan examples/basic
+      ksched plan examples/preemption -o wide --explain-pod default/payments
+      ksched plan examples/gang --config gang -o json --explain
+      ksched plan examples/storage --explain-pod default/ssd-1
       ksched plan snapshot.yaml --config bin-packing -o wide
       ksched plan cluster/ --config my-profile.yaml -o json --explain
-      ksched plan examples/unschedulable --explain-pod default/big
     """
-    try:
-        cfg = load_config(config)
-        loaded = load_cluster(list(paths))
-    except KschedError as exc:
-        click.echo(exc.render(), err=True)
-        sys.exit(1)
+    cfg, loaded = _load_or_exit(config, paths, explain_pod)
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}", err=True)
+    running = {p.key: p.node_name for p in loaded.cluster.pods if p.node_name}
     # Keep only what the chosen output shows: full score tables are large on big clusters.
     structured = output in ("json", "yaml")
     record = (
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
-    options = EngineOptions(
-        tie_break=tie_break, seed=seed, progress=progress_reporter(), record=record
-    )
-    result = Engine(cfg, loaded.cluster, options).run()
+    with progress_line() as progress:
+        options = EngineOptions(tie_break=tie_break, seed=seed, progress=progress, record=record)
+        result = Engine(cfg, loaded.cluster, options).run()
     result.warnings.extend(loaded.warnings)
-    click.echo(_render(result, output, explain, explain_pod), nl=False)
+    click.echo(_render(result, output, explain, explain_pod, running), nl=False)
     pending_failed = any(
         d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
     )
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
 
 
-def _render(result: object, output: str, explain: bool, explain_pod: tuple[str, ...]) -> str:
-    from ..engine.records import Plan
+def _load_or_exit(
+    config: str, paths: Sequence[str], explain_pod: Sequence[str]
+) -> tuple[SchedulerConfig, LoadResult]:
+    """The profile and the cluster, or one error line on stderr and exit 1: nothing is planned."""
+    try:
+        cfg = load_config(config)
+        _require_manifest_files(paths)
+        loaded = load_cluster(list(paths))
+        _require_objects(loaded.cluster, paths)
+        _require_pods(loaded.cluster, explain_pod)
+    except KschedError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
+    return cfg, loaded
 
-    assert isinstance(result, Plan)
+
+def _require_manifest_files(paths: Sequence[str]) -> None:
+    # The loader only warns about an empty directory (it may sit beside others);
+    # when no path holds a manifest at all, planning nothing would hide the mistake.
+    files, _ = manifest_files(paths)
+    if not files:
+        raise KschedError("no *.yaml, *.yml or *.json files to read", _where(paths))
+
+
+def _require_objects(cluster: Cluster, paths: Sequence[str]) -> None:
+    if not cluster.nodes and not cluster.pods:
+        raise KschedError("nothing to plan: no Node or Pod objects", _where(paths))
+
+
+def _where(paths: Sequence[str]) -> Location | None:
+    return Location(paths[0]) if len(paths) == 1 else None
+
+
+def _require_pods(cluster: Cluster, wanted: Sequence[str]) -> None:
+    """Every ``--explain-pod`` names a pod of the input (checked before the plan runs)."""
+    keys = {p.key for p in cluster.pods}
+    for name in wanted:
+        if name not in keys:
+            raise KschedError(
+                f"no pod {name} in the input{_suggestion(name, keys)}", field="--explain-pod"
+            )
+
+
+def _suggestion(wanted: str, keys: Collection[str]) -> str:
+    """`` (did you mean NS/NAME?)`` for a typo, a wrong namespace or a bare NAME, else ""."""
+    namespace, _, name = wanted.rpartition("/")
+    split = sorted(key.partition("/")[::2] for key in keys)
+    same_name = [f"{ns}/{n}" for ns, n in split if n == name]
+    # A bare NAME means the default namespace, as kubectl reads it.
+    siblings = [n for ns, n in split if ns == (namespace or "default")]
+    scored = [(SequenceMatcher(None, name, n).ratio(), n) for n in siblings]
+    best = max(scored, key=lambda s: (s[0], [-ord(c) for c in s[1]]), default=(0.0, ""))
+    if same_name:
+        return f" (did you mean {same_name[0]}?)"
+    if best[0] >= 0.6:  # difflib's usual cutoff for "close"
+        return f" (did you mean {namespace or 'default'}/{best[1]}?)"
+    return ""
+
+
+def _render(
+    result: Plan,
+    output: str,
+    explain: bool,
+    explain_pod: tuple[str, ...],
+    running: dict[str, str],
+) -> str:
     if output == "json":
         return json.dumps(plan_document(result, explain), indent=2) + "\n"
     if output == "yaml":
@@ -120,6 +200,5 @@ def _render(result: object, output: str, explain: bool, explain_pod: tuple[str, 
     if explain:
         text += "\n" + render_attempts(result)
     for pod in explain_pod:
-        breakdown = render_pod(result, pod)
-        text += "\n" + (breakdown or f"pod {pod}: not part of this plan\n")
+        text += "\n" + render_pod(result, pod, running.get(pod, ""))
     return text

@@ -4,25 +4,72 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
 
 MIN_PODS = 500
+INTERVAL = 0.2  # seconds between redraws: often enough to look alive, rarely enough to be free
 
 
-def progress_reporter() -> Callable[[int, int], None] | None:
-    if not sys.stderr.isatty():
-        return None
-    started = time.monotonic()
-    last = [0.0]
+class ProgressLine:
+    """``progress(done, total)`` for the engine: one line redrawn in place with ``\\r``.
 
-    def report(done: int, total: int) -> None:
-        now = time.monotonic()
-        if total < MIN_PODS or now - last[0] < 0.2:
+    ``clear()`` blanks the line again; call it before printing the plan, or the
+    table would start on the same line as the last progress text.
+    """
+
+    def __init__(
+        self,
+        stream: TextIO,
+        min_pods: int = MIN_PODS,
+        interval: float = INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._stream = stream
+        self._min_pods = min_pods
+        self._interval = interval
+        self._clock = clock
+        self._started = clock()
+        self._last: float | None = None
+        self._width = 0  # characters currently shown; 0 when the line is blank
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self._clock()
+        if total < self._min_pods or (self._last is not None and now - self._last < self._interval):
             return
-        last[0] = now
-        rate = done / max(now - started, 1e-9)
+        self._last = now
+        rate = done / max(now - self._started, 1e-9)
         eta = max(total - done, 0) / rate if rate else 0.0
-        sys.stderr.write(f"\r{done}/{total} attempts  {rate:,.0f} pods/s  ETA {eta:,.0f}s ")
-        sys.stderr.flush()
+        self._show(f"{done}/{total} attempts  {rate:,.0f} pods/s  ETA {eta:,.0f}s")
 
-    return report
+    def _show(self, text: str) -> None:
+        # Pad to the previous width so a shorter text leaves no stale characters behind.
+        self._stream.write("\r" + text.ljust(self._width))
+        self._stream.flush()
+        self._width = max(self._width, len(text))
+
+    def clear(self) -> None:
+        if not self._width:
+            return
+        self._stream.write("\r" + " " * self._width + "\r")
+        self._stream.flush()
+        self._width = 0
+
+
+def progress_reporter(stream: TextIO | None = None) -> ProgressLine | None:
+    """A progress line on ``stream`` (stderr), or None when it is not a terminal:
+    redirected output and CI logs get no ``\\r`` noise."""
+    out = sys.stderr if stream is None else stream
+    return ProgressLine(out) if out.isatty() else None
+
+
+@contextmanager
+def progress_line(stream: TextIO | None = None) -> Iterator[ProgressLine | None]:
+    """``progress_reporter`` whose line is cleared on the way out, even on errors."""
+    reporter = progress_reporter(stream)
+    try:
+        yield reporter
+    finally:
+        if reporter is not None:
+            reporter.clear()

@@ -145,6 +145,8 @@ class SchedulingCycle:
         attempt.evaluated = result.evaluated
         self._assume(pod, host)
         status = fwk.run_reserve(state, pod, host)
+        if status is None and engine.options.record != "summary":
+            self._explain_reserve(fwk, state, pod, host, attempt)
         if status is None:
             permit = fwk.run_permit(state, pod, host)
             status = permit.status
@@ -179,12 +181,15 @@ class SchedulingCycle:
         engine.permits.add(entry)
         attempt.result = rec.WAITING
         info.pod.start_time = engine.start_time_now()
-        attempt.detail["permit"] = [
-            f"waiting at {p} from t={now:g}s until t={d:g}s" for p, d in sorted(deadlines.items())
-        ]
+        entry.explain = attempt.detail.setdefault("permit", [])
+        entry.explain.extend(
+            f"waiting at {p} from t={now:g}s, timeout at t={d:g}s"
+            for p, d in sorted(deadlines.items())
+        )
 
     def bind_waiting(self, entry: WaitingPodEntry) -> None:
         """An allowed waiting pod binds at the current simulated time."""
+        entry.explain.append(f"allowed at t={self.engine.clock:g}s: bound to {entry.node}")
         self._bind(entry.fwk, entry.state, entry.info, None, entry.node, None)
 
     def reject_waiting(self, entry: WaitingPodEntry) -> None:
@@ -198,6 +203,8 @@ class SchedulingCycle:
         diag = Diagnosis(node_to_status={entry.node: status})
         diag.add_plugin_status(status)
         message = str(FitError(pod, 1, diag))
+        by = status.plugin or "the framework"
+        entry.explain.append(f"rejected at t={engine.clock:g}s by {by}: {status.message()}")
         pod.nominated_node_name = ""
         self._failure(entry.info, 0, message, "", True)
         engine.queue.move_all(engine.clock, exclude=pod.uid)
@@ -251,6 +258,18 @@ class SchedulingCycle:
             attempt.result = rec.REJECTED
             attempt.message = message
         self._failure(info, cycle, message, "", rejectors)
+
+    def _explain_reserve(
+        self, fwk: Framework, state: CycleState, pod: Pod, host: str, attempt: rec.Attempt
+    ) -> None:
+        """Plugins that can say what Reserve decided (volume bindings) add it to --explain."""
+        lines: list[str] = []
+        for plugin in fwk.reserve_plugins:
+            explain = getattr(plugin, "explain", None)
+            if explain is not None:
+                lines.extend(explain(state, pod, host))
+        if lines:
+            attempt.detail["volumes"] = lines
 
     def _keep_scores(self, attempt: rec.Attempt, table: ScoreTable | None) -> None:
         record = self.engine.options.record

@@ -37,6 +37,8 @@ class WaitingPodEntry:
     timeouts: dict[str, float]
     order: int = field(default_factory=lambda: next(_order))
     decision: Status | None = None  # Success (allowed) or Unschedulable (rejected)
+    # The Waiting attempt's explanation lines, completed when the wait ends.
+    explain: list[str] = field(default_factory=list)
 
     def pending_plugins(self) -> list[str]:
         return list(self.deadlines)

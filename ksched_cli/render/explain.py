@@ -74,11 +74,15 @@ def render_attempt(a: Attempt, nodes: int) -> str:
     return "\n".join(out)
 
 
-def render_pod(plan: Plan, pod: str) -> str | None:
+def render_pod(plan: Plan, pod: str, running_on: str = "") -> str:
+    """Every attempt of ``pod``; ``running_on`` names the node of a running pod of the input,
+    for the pods the plan never touched (they have neither a decision nor an attempt)."""
     decision = plan.decision_for(pod)
     attempts = [a for a in plan.attempts if a.pod == pod]
     if decision is None and not attempts:
-        return None
+        if running_on:
+            return f"Pod {pod}: Running on {running_on}; this plan did not move it\n"
+        return f"Pod {pod}: not part of this plan\n"
     head = f"Pod {pod}"
     if decision is not None:
         head += f": {decision.outcome}" + (f" on {decision.node}" if decision.node else "")

@@ -58,7 +58,9 @@ def render_table(plan: Plan, wide: bool = False, reason_width: int | None = 120)
         if not wide:
             rows.append([d.pod, d.outcome, node, _reason(reason, reason_width)])
             continue
-        last_attempt = last.get(d.pod)
+        # Only the attempt that placed the pod has a meaningful score: an Unschedulable pod's
+        # last attempt may have been a Permit wait on a node it then lost.
+        last_attempt = last.get(d.pod) if d.outcome == "Scheduled" else None
         score = runner = ""
         total = last_attempt.node_total if last_attempt is not None else None
         if last_attempt is not None and total is not None:

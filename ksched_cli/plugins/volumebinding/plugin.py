@@ -175,6 +175,24 @@ class Plugin:
         if volumes is not None:
             self.binder.revert_assumed_pod_volumes(volumes)
 
+    def explain(self, state: CycleState, pod: Pod, node_name: str) -> list[str]:
+        """What Reserve decided for the pod's claims on ``node_name`` (for --explain)."""
+        data = state.get(STATE_KEY)
+        if not isinstance(data, StateData) or data.claims is None:
+            return []
+        lines = [f"claim {c.key} already bound to PV {c.volume_name}" for c in data.claims.bound]
+        volumes = data.pod_volumes_by_node.get(node_name)
+        if volumes is not None:
+            lines += [
+                f"claim {b.pvc.key} binds to PV {b.pv.name} ({b.pv.capacity} bytes)"
+                for b in volumes.static_bindings
+            ]
+            lines += [
+                f"claim {c.key} provisioned by StorageClass {c.class_name} for node {node_name}"
+                for c in volumes.dynamic_provisions
+            ]
+        return lines
+
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         data = state.get(STATE_KEY)
         if not isinstance(data, StateData):

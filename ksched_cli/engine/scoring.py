@@ -1,0 +1,111 @@
+"""Score, NormalizeScore and weights for one attempt (framework.RunScorePlugins).
+
+Arrays where plugins offer ``score_array``/``normalize_array``, per-node calls otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..api.pod import Pod
+from ..framework import interface as fi
+from ..framework.columns import IntArray
+from ..framework.cycle_state import CycleState
+from ..framework.nodeinfo import NodeInfo
+from ..framework.status import Code, Status, as_error
+from ..framework.types import MAX_NODE_SCORE, MIN_NODE_SCORE, NodeScore
+from .records import ScoreTable
+
+if TYPE_CHECKING:
+    from .runtime import Framework
+
+_EMPTY: IntArray = np.zeros(0, dtype=np.int64)
+
+
+def _live_index(nodes: Sequence[NodeInfo]) -> IntArray | None:
+    """Column positions of ``nodes`` when all are live snapshot nodes, else None."""
+    if not nodes:
+        return None
+    index = np.array([ni.column_index for ni in nodes], dtype=np.int64)
+    return None if int(index.min()) < 0 else index
+
+
+def run_score(
+    fwk: Framework, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+) -> tuple[ScoreTable | None, Status | None]:
+    """Score, NormalizeScore and weights; arrays where plugins support them."""
+    plugins = [pl for pl in fwk.score_plugins if pl.name not in state.skip_score_plugins]
+    table = ScoreTable([ni.name for ni in nodes], [pl.name for pl in plugins], {}, {}, {}, _EMPTY)
+    total = np.zeros(len(nodes), dtype=np.int64)
+    index = _live_index(nodes)
+    for pl in plugins:
+        raw, status = _raw_scores(fwk, pl, state, pod, nodes, index)
+        if status is not None:
+            return None, status
+        table.raw[pl.name] = raw
+        normalized, status = _normalized(fwk, pl, state, pod, nodes, raw)
+        if status is not None:
+            return None, status
+        if normalized.size and (
+            normalized.max() > MAX_NODE_SCORE or normalized.min() < MIN_NODE_SCORE
+        ):
+            bad = int(normalized[(normalized > MAX_NODE_SCORE) | (normalized < MIN_NODE_SCORE)][0])
+            return None, as_error(
+                f'plugin "{pl.name}" returns an invalid score {bad}, it should in the '
+                f"range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+            )
+        weighted = normalized * fwk.score_weights.get(pl.name, 1)
+        table.normalized[pl.name] = normalized
+        table.weighted[pl.name] = weighted
+        total += weighted
+    table.total = total
+    return table, None
+
+
+def _raw_scores(
+    fwk: Framework,
+    pl: fi.ScorePlugin,
+    state: CycleState,
+    pod: Pod,
+    nodes: Sequence[NodeInfo],
+    index: IntArray | None,
+) -> tuple[IntArray, Status | None]:
+    batch = getattr(pl, "score_array", None) if fwk.vectorize else None
+    if batch is not None and index is not None:
+        columns = nodes[0].columns if nodes else None
+        array = batch(state, pod, columns, index) if columns is not None else None
+        if array is not None:
+            return array, None
+    values = []
+    for ni in nodes:
+        value, status = pl.score(state, pod, ni)
+        if status is not None and status.code != Code.SUCCESS:
+            return _EMPTY, as_error(f'plugin "{pl.name}" failed with: {status.message()}')
+        values.append(value)
+    return np.array(values, dtype=np.int64), None
+
+
+def _normalized(
+    fwk: Framework,
+    pl: fi.ScorePlugin,
+    state: CycleState,
+    pod: Pod,
+    nodes: Sequence[NodeInfo],
+    raw: IntArray,
+) -> tuple[IntArray, Status | None]:
+    ext = pl.score_extensions()
+    if ext is None:
+        return raw, None
+    batch = getattr(ext, "normalize_array", None) if fwk.vectorize else None
+    if batch is not None:
+        array = batch(state, pod, raw.copy())
+        if array is not None:
+            return array, None
+    scores = [NodeScore(ni.name, int(v)) for ni, v in zip(nodes, raw.tolist(), strict=True)]
+    status = ext.normalize_score(state, pod, scores)
+    if status is not None and status.code != Code.SUCCESS:
+        return _EMPTY, as_error(f'plugin "{pl.name}" failed with: {status.message()}')
+    return np.array([ns.score for ns in scores], dtype=np.int64), None
