@@ -170,19 +170,21 @@ def _require_pods(cluster: Cluster, wanted: Sequence[str]) -> None:
 
 
 def _suggestion(wanted: str, keys: Collection[str]) -> str:
-    """`` (did you mean NS/NAME?)`` for a typo, a wrong namespace or a bare NAME, else ""."""
+    """`` (did you mean NS/NAME?)`` for a bare NAME, a wrong namespace or a typo, else ""."""
     namespace, _, name = wanted.rpartition("/")
-    split = sorted(key.partition("/")[::2] for key in keys)
-    same_name = [f"{ns}/{n}" for ns, n in split if n == name]
-    # A bare NAME means the default namespace, as kubectl reads it.
-    siblings = [n for ns, n in split if ns == (namespace or "default")]
-    scored = [(SequenceMatcher(None, name, n).ratio(), n) for n in siblings]
-    best = max(scored, key=lambda s: (s[0], [-ord(c) for c in s[1]]), default=(0.0, ""))
+    pods = sorted(tuple(key.split("/", 1)) for key in keys)
+    same_name = [f"{ns}/{n}" for ns, n in pods if n == name]
     if same_name:
         return f" (did you mean {same_name[0]}?)"
-    if best[0] >= 0.6:  # difflib's usual cutoff for "close"
-        return f" (did you mean {namespace or 'default'}/{best[1]}?)"
-    return ""
+    # A bare NAME means the default namespace, as kubectl reads it.
+    namespace = namespace or "default"
+    # max() keeps the first of equally close names: the lowest, as pods are sorted.
+    ratio, closest = max(
+        ((SequenceMatcher(None, name, n).ratio(), n) for ns, n in pods if ns == namespace),
+        key=lambda scored: scored[0],
+        default=(0.0, ""),
+    )
+    return f" (did you mean {namespace}/{closest}?)" if ratio >= 0.6 else ""
 
 
 def _render(

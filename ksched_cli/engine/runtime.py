@@ -181,6 +181,11 @@ class Framework:
                 )
         return None
 
+    def has_active_pre_filter_extensions(self, state: CycleState) -> bool:
+        """Whether AddPod/RemovePod would reach some plugin PreFilter did not skip."""
+        skip = state.skip_filter_plugins
+        return any(pl.name not in skip for pl, _ in self._pre_filter_extensions)
+
     def run_pre_filter_extension_add_pod(
         self, state: CycleState, pod: Pod, to_add: PodInfo, node_info: NodeInfo
     ) -> Status | None:

@@ -42,7 +42,9 @@ class PreemptionInterface(Protocol):
 
     def select_victims_on_node(
         self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]
-    ) -> tuple[list[Pod], int, Status | None]: ...
+    ) -> tuple[list[Pod], int, Status | None]:
+        """Victims on ``node_info``; must not change ``state`` or ``node_info`` (it clones)."""
+        ...
 
 
 @dataclass
@@ -104,9 +106,10 @@ class Evaluator:
         violating: list[Candidate] = []
         statuses: dict[str, Status] = {}
         for i in range(len(potential)):
-            info = potential[(offset + i) % len(potential)].clone()
+            # The plugin works on copies of the node and the state (or on neither).
+            info = potential[(offset + i) % len(potential)]
             victims, violations, status = self.plugin.select_victims_on_node(
-                self.state.clone(), pod, info, pdbs
+                self.state, pod, info, pdbs
             )
             if (status is None or status.code == Code.SUCCESS) and victims:
                 cand = Candidate(info.name, victims, violations)

@@ -14,6 +14,7 @@ from ..framework.podinfo import PodInfo
 from ..framework.preemption import Evaluator
 from ..framework.status import Code, Status
 from ..framework.types import PostFilterResult
+from .preemption_fast import resource_only, select_victims_by_resources
 
 NAME = "DefaultPreemption"
 NO_VICTIMS = "No preemption victims found for incoming pod"
@@ -67,8 +68,19 @@ class Plugin:
     def select_victims_on_node(
         self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]
     ) -> tuple[list[Pod], int, Status | None]:
+        if resource_only(self.handle, state, node_info):
+            return select_victims_by_resources(self.handle, state, pod, node_info, pdbs)
+        return self._select_victims(state.clone(), pod, node_info.clone(), pdbs)
+
+    def _select_victims(
+        self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]
+    ) -> tuple[list[Pod], int, Status | None]:
+        """SelectVictimsOnNode on copies: remove, check, reprieve with the real plugins."""
         handle = self.handle
-        potential = self._remove_lower_priority(state, pod, node_info)
+        potential = lower_priority_in_visit_order(pod, node_info)
+        for pi in potential:
+            node_info.remove_pod(pi.pod)
+            self._extension(state, pod, pi, node_info, add=False)
         if not potential:
             return [], 0, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
         status = handle.run_filter_plugins_with_nominated_pods(state, pod, node_info)
@@ -91,30 +103,6 @@ class Plugin:
                     num_violating += counts
         return victims, num_violating, None
 
-    def _remove_lower_priority(
-        self, state: CycleState, pod: Pod, node_info: NodeInfo
-    ) -> list[PodInfo]:
-        """Remove every lower-priority pod, visiting the pod list as Go's range does.
-
-        Go ranges over the slice header taken before the loop while removals move the
-        last pod into the removed slot, so the visit order is reproduced on a copy of
-        the backing array.
-        """
-        backing = list(node_info.pods)
-        length = len(backing)
-        potential: list[PodInfo] = []
-        for i in range(len(backing)):
-            pi = backing[i]
-            if pi.pod.priority >= pod.priority:
-                continue
-            potential.append(pi)
-            slot = next(j for j in range(length) if backing[j].pod.uid == pi.pod.uid)
-            backing[slot] = backing[length - 1]
-            length -= 1
-            node_info.remove_pod(pi.pod)
-            self._extension(state, pod, pi, node_info, add=False)
-        return potential
-
     def _extension(
         self, state: CycleState, pod: Pod, pi: PodInfo, node_info: NodeInfo, add: bool
     ) -> None:
@@ -126,6 +114,26 @@ class Plugin:
         status = run(state, pod, pi, node_info)
         if status is not None and status.code != Code.SUCCESS:
             raise RuntimeError(status.message())
+
+
+def lower_priority_in_visit_order(pod: Pod, node_info: NodeInfo) -> list[PodInfo]:
+    """The lower-priority pods in the order SelectVictimsOnNode's removal loop meets them.
+
+    Go ranges over the slice header taken before the loop while each removal moves the
+    last pod into the removed slot, so the order is reproduced on a copy of the array.
+    """
+    backing = list(node_info.pods)
+    length = len(backing)
+    potential: list[PodInfo] = []
+    for i in range(len(backing)):
+        pi = backing[i]
+        if pi.pod.priority >= pod.priority:
+            continue
+        potential.append(pi)
+        slot = next(j for j in range(length) if backing[j] is pi)
+        backing[slot] = backing[length - 1]
+        length -= 1
+    return potential
 
 
 def _start(pod: Pod) -> float:

@@ -1,0 +1,56 @@
+"""Shared helpers for the ``ksched plan`` CLI tests: the examples and a CliRunner wrapper."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ksched_cli.cli.plan_cmd import plan
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+# examples/diff is a `ksched diff` example, tested in tests/diff.
+PLAN_EXAMPLES = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir() and p.name != "diff")
+
+_COMMAND = re.compile(r"^\s*(?:\$\s*)?ksched plan (?P<args>.+)$")
+
+
+def run(monkeypatch: pytest.MonkeyPatch, *args: str) -> Result:
+    """``ksched plan ARGS`` from the repository root, so paths in the output are relative."""
+    monkeypatch.chdir(REPO)
+    return CliRunner().invoke(plan, list(args))
+
+
+def readme_commands(example: str) -> list[list[str]]:
+    """The arguments of every ``ksched plan`` command in the example's README, pipes cut off."""
+    text = (EXAMPLES / example / "README.md").read_text(encoding="utf-8")
+    commands = []
+    for line in text.splitlines():
+        match = _COMMAND.match(line)
+        if match:
+            commands.append(shlex.split(match["args"].split("|")[0]))
+    return commands
+
+
+def config_args(example: str) -> list[str]:
+    """``--config X`` as the README's first command gives it (none: the default profile)."""
+    first = readme_commands(example)[0]
+    for flag in ("--config", "-c"):
+        if flag in first:
+            return [flag, first[first.index(flag) + 1]]
+    return []
+
+
+def plan_json(monkeypatch: pytest.MonkeyPatch, example: str) -> tuple[int, dict[str, Any]]:
+    """Exit code and ``-o json --explain`` document of an example, planned as its README says."""
+    result = run(monkeypatch, f"examples/{example}", *config_args(example), "-o", "json",
+                 "--explain")
+    assert result.stderr == "", result.stderr
+    doc: dict[str, Any] = json.loads(result.stdout)
+    return result.exit_code, doc
