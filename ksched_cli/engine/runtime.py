@@ -203,10 +203,7 @@ class Framework:
         for pl in active:
             status = pl.filter(state, pod, node_info)
             if status is not None and status.code != Code.SUCCESS:
-                if not status.is_rejected():
-                    status = as_error(f'running "{pl.name}" filter plugin: {status.message()}')
-                status.plugin = pl.name
-                return status
+                return _filter_failure(pl.name, status)
         return None
 
     def filter_masks(
@@ -236,10 +233,7 @@ class Framework:
                 continue
             status = pl.filter(state, pod, node_info)
             if status is not None and status.code != Code.SUCCESS:
-                if not status.is_rejected():
-                    status = as_error(f'running "{pl.name}" filter plugin: {status.message()}')
-                status.plugin = pl.name
-                return status
+                return _filter_failure(pl.name, status)
             if mask is not None:
                 # The mask and the plugin disagree: trust the per-node code.
                 return self.run_filter(state, pod, node_info)
@@ -386,6 +380,14 @@ class Framework:
     def run_post_bind(self, state: CycleState, pod: Pod, node: str) -> None:
         for pl in self.post_bind_plugins:
             pl.post_bind(state, pod, node)
+
+
+def _filter_failure(plugin: str, status: Status) -> Status:
+    """A Filter plugin's non-success: rejections keep their reasons, the rest become errors."""
+    if not status.is_rejected():
+        status = as_error(f'running "{plugin}" filter plugin: {status.message()}')
+    status.plugin = plugin
+    return status
 
 
 def _disjoint_pre_filter_results(plugins: list[str]) -> Status:

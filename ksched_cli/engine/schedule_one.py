@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -149,15 +149,14 @@ def _check(status: Status | None) -> bool:
     return False
 
 
-def _walk(
-    fwk: Framework, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo], start: int, to_find: int
+def _visit(
+    nodes: Iterable[NodeInfo], check: Callable[[NodeInfo], Status | None], to_find: int
 ) -> tuple[list[NodeInfo], Failed]:
-    """The reference path: every node in order through every filter plugin."""
+    """Check nodes in order until ``to_find`` pass, recording every failure on the way."""
     feasible: list[NodeInfo] = []
     failed: Failed = []
-    for i in range(len(nodes)):
-        ni = nodes[(start + i) % len(nodes)]
-        status = fwk.run_filter_with_nominated_pods(state, pod, ni)
+    for ni in nodes:
+        status = check(ni)
         if _check(status):
             feasible.append(ni)
             if len(feasible) >= to_find:
@@ -166,6 +165,14 @@ def _walk(
             assert status is not None
             failed.append((ni.name, status))
     return feasible, failed
+
+
+def _walk(
+    fwk: Framework, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo], start: int, to_find: int
+) -> tuple[list[NodeInfo], Failed]:
+    """The reference path: every node in order through every filter plugin."""
+    ordered = (nodes[(start + i) % len(nodes)] for i in range(len(nodes)))
+    return _visit(ordered, lambda ni: fwk.run_filter_with_nominated_pods(state, pod, ni), to_find)
 
 
 def _walk_with_masks(
@@ -228,22 +235,14 @@ def _walk_mixed(
     to_find: int,
 ) -> tuple[list[NodeInfo], Failed]:
     """Some plugin has no mask for this pod: visit nodes in order, skipping known passes."""
-    feasible: list[NodeInfo] = []
-    failed: Failed = []
-    for pos in order.tolist():
-        ni = columns.infos[pos]
-        if special[pos]:
-            status = fwk.run_filter_with_nominated_pods(state, pod, ni)
-        else:
-            status = fwk.run_filter_known(state, pod, ni, masks)
-        if _check(status):
-            feasible.append(ni)
-            if len(feasible) >= to_find:
-                break
-        else:
-            assert status is not None
-            failed.append((ni.name, status))
-    return feasible, failed
+
+    def check(ni: NodeInfo) -> Status | None:
+        if special[ni.column_index]:
+            return fwk.run_filter_with_nominated_pods(state, pod, ni)
+        return fwk.run_filter_known(state, pod, ni, masks)
+
+    infos = columns.infos
+    return _visit((infos[pos] for pos in order.tolist()), check, to_find)
 
 
 def _index_of(columns: NodeColumns, name: str) -> int | None:

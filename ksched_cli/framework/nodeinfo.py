@@ -114,6 +114,19 @@ class HostPortInfo:
         return copy
 
 
+def add_requests(req: Resource, pod: Pod, sign: int) -> None:
+    """Add (sign 1) or take away (sign -1) the pod's requests, as NodeInfo.update does."""
+    for name, value in pod.requests.items():
+        if name == CPU:
+            req.milli_cpu += sign * value
+        elif name == MEMORY:
+            req.memory += sign * value
+        elif name == EPHEMERAL_STORAGE:
+            req.ephemeral_storage += sign * value
+        elif name != PODS and is_scalar_resource(name):
+            req.scalar_resources[name] = req.scalar_resources.get(name, 0) + sign * value
+
+
 def _remove_from(pods: list[PodInfo], uid: str) -> bool:
     """Go's removeFromSlice: the last element takes the removed one's slot."""
     for i, info in enumerate(pods):
@@ -181,16 +194,7 @@ class NodeInfo:
         self._update(pod, -1)
 
     def _update(self, pod: Pod, sign: int) -> None:
-        req = self.requested
-        for name, value in pod.requests.items():
-            if name == CPU:
-                req.milli_cpu += sign * value
-            elif name == MEMORY:
-                req.memory += sign * value
-            elif name == EPHEMERAL_STORAGE:
-                req.ephemeral_storage += sign * value
-            elif name != PODS and is_scalar_resource(name):
-                req.scalar_resources[name] = req.scalar_resources.get(name, 0) + sign * value
+        add_requests(self.requested, pod, sign)
         cpu, mem = pod.cache_non_zero
         self.non_zero_requested.milli_cpu += sign * cpu
         self.non_zero_requested.memory += sign * mem

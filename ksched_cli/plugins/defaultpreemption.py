@@ -15,6 +15,10 @@ from ..framework.preemption import Evaluator
 from ..framework.status import Code, Status
 from ..framework.types import PostFilterResult
 from .preemption_fast import resource_only, select_victims_by_resources
+from .preemption_victims import (
+    lower_priority_in_visit_order,
+    reprieve,
+)
 
 NAME = "DefaultPreemption"
 NO_VICTIMS = "No preemption victims found for incoming pod"
@@ -86,21 +90,18 @@ class Plugin:
         status = handle.run_filter_plugins_with_nominated_pods(state, pod, node_info)
         if status is not None and status.code != Code.SUCCESS:
             return [], 0, status
-        # Python's sort is stable: equal pods keep the node's pod-list order (§5).
-        potential.sort(key=lambda pi: (-pi.pod.priority, _start(pi.pod)))
-        violating, non_violating = filter_pods_with_pdb_violation(potential, pdbs)
-        victims: list[Pod] = []
-        num_violating = 0
-        for group, counts in ((violating, True), (non_violating, False)):
-            for pi in group:
-                node_info.add_pod(pi.pod)
-                self._extension(state, pod, pi, node_info, add=True)
-                status = handle.run_filter_plugins_with_nominated_pods(state, pod, node_info)
-                if status is not None and status.code != Code.SUCCESS:
-                    node_info.remove_pod(pi.pod)
-                    self._extension(state, pod, pi, node_info, add=False)
-                    victims.append(pi.pod)
-                    num_violating += counts
+
+        def fits(pi: PodInfo) -> bool:
+            node_info.add_pod(pi.pod)
+            self._extension(state, pod, pi, node_info, add=True)
+            status = handle.run_filter_plugins_with_nominated_pods(state, pod, node_info)
+            if status is not None and status.code != Code.SUCCESS:
+                node_info.remove_pod(pi.pod)
+                self._extension(state, pod, pi, node_info, add=False)
+                return False
+            return True
+
+        victims, num_violating = reprieve(potential, pdbs, fits)
         return victims, num_violating, None
 
     def _extension(
@@ -114,52 +115,3 @@ class Plugin:
         status = run(state, pod, pi, node_info)
         if status is not None and status.code != Code.SUCCESS:
             raise RuntimeError(status.message())
-
-
-def lower_priority_in_visit_order(pod: Pod, node_info: NodeInfo) -> list[PodInfo]:
-    """The lower-priority pods in the order SelectVictimsOnNode's removal loop meets them.
-
-    Go ranges over the slice header taken before the loop while each removal moves the
-    last pod into the removed slot, so the order is reproduced on a copy of the array.
-    """
-    backing = list(node_info.pods)
-    length = len(backing)
-    potential: list[PodInfo] = []
-    for i in range(len(backing)):
-        pi = backing[i]
-        if pi.pod.priority >= pod.priority:
-            continue
-        potential.append(pi)
-        slot = next(j for j in range(length) if backing[j] is pi)
-        backing[slot] = backing[length - 1]
-        length -= 1
-    return potential
-
-
-def _start(pod: Pod) -> float:
-    return pod.start_time if pod.start_time is not None else 0.0
-
-
-def filter_pods_with_pdb_violation(
-    infos: Sequence[PodInfo], pdbs: Sequence[PodDisruptionBudget]
-) -> tuple[list[PodInfo], list[PodInfo]]:
-    """Split pods into those whose eviction would violate a PDB and the rest, in order."""
-    allowed = [pdb.disruptions_allowed or 0 for pdb in pdbs]
-    violating: list[PodInfo] = []
-    non_violating: list[PodInfo] = []
-    for info in infos:
-        pod = info.pod
-        violated = False
-        if pod.labels:
-            for i, pdb in enumerate(pdbs):
-                if pdb.meta.namespace != pod.namespace or pdb.selector is None:
-                    continue
-                if pdb.selector.is_empty or not pdb.selector.matches(pod.labels):
-                    continue
-                if pod.name in pdb.disrupted_pods:
-                    continue
-                allowed[i] -= 1
-                if allowed[i] < 0:
-                    violated = True
-        (violating if violated else non_violating).append(info)
-    return violating, non_violating

@@ -16,13 +16,14 @@ from typing import Any
 
 from ..api.pod import Pod
 from ..api.policy import PodDisruptionBudget
-from ..api.resources import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_scalar_resource
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
-from ..framework.nodeinfo import NodeInfo
+from ..framework.nodeinfo import NodeInfo, add_requests
+from ..framework.podinfo import PodInfo
 from ..framework.status import Code, Status, as_error
 from .noderesources.fit import NAME as FIT
 from .noderesources.fit import PRE_FILTER_STATE_KEY, PreFilterState, fits_request
+from .preemption_victims import lower_priority_in_visit_order, reprieve
 
 POD_INDEPENDENT = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity"})
 NO_VICTIMS = "No preemption victims found for incoming pod"
@@ -50,16 +51,7 @@ class _Resources:
         self.pods: list[None] = [None] * len(node_info.pods)
 
     def change(self, pod: Pod, sign: int) -> None:
-        req = self.requested
-        for name, value in pod.requests.items():
-            if name == CPU:
-                req.milli_cpu += sign * value
-            elif name == MEMORY:
-                req.memory += sign * value
-            elif name == EPHEMERAL_STORAGE:
-                req.ephemeral_storage += sign * value
-            elif name != PODS and is_scalar_resource(name):
-                req.scalar_resources[name] = req.scalar_resources.get(name, 0) + sign * value
+        add_requests(self.requested, pod, sign)
         if sign > 0:
             self.pods.append(None)
         else:
@@ -113,12 +105,6 @@ def select_victims_by_resources(
     node_info: NodeInfo,
     pdbs: Sequence[PodDisruptionBudget],
 ) -> tuple[list[Pod], int, Status | None]:
-    from .defaultpreemption import (
-        _start,
-        filter_pods_with_pdb_violation,
-        lower_priority_in_visit_order,
-    )
-
     potential = lower_priority_in_visit_order(pod, node_info)
     if not potential:
         return [], 0, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
@@ -134,15 +120,13 @@ def select_victims_by_resources(
     status = _run_filters_with_nominated(state, pod, node_info, resources, static, nominated)
     if status is not None:
         return [], 0, status
-    potential.sort(key=lambda pi: (-pi.pod.priority, _start(pi.pod)))
-    violating, non_violating = filter_pods_with_pdb_violation(potential, pdbs)
-    victims: list[Pod] = []
-    num_violating = 0
-    for group, counts in ((violating, True), (non_violating, False)):
-        for pi in group:
-            resources.change(pi.pod, 1)
-            if _run_filters_with_nominated(state, pod, node_info, resources, static, nominated):
-                resources.change(pi.pod, -1)
-                victims.append(pi.pod)
-                num_violating += counts
+
+    def fits(pi: PodInfo) -> bool:
+        resources.change(pi.pod, 1)
+        if _run_filters_with_nominated(state, pod, node_info, resources, static, nominated):
+            resources.change(pi.pod, -1)
+            return False
+        return True
+
+    victims, num_violating = reprieve(potential, pdbs, fits)
     return victims, num_violating, None

@@ -16,7 +16,8 @@ from ksched_cli.framework.cycle_state import CycleState
 from ksched_cli.framework.podinfo import pod_info
 from ksched_cli.framework.preemption import Candidate, pick_one_node_for_preemption
 from ksched_cli.framework.status import Code, Status
-from ksched_cli.plugins.defaultpreemption import Plugin, filter_pods_with_pdb_violation
+from ksched_cli.plugins.defaultpreemption import Plugin
+from ksched_cli.plugins.preemption_victims import filter_pods_with_pdb_violation
 from tests.fakes import FakeHandle, make_node, make_pod
 
 

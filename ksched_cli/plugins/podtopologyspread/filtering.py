@@ -137,6 +137,16 @@ def build_pre_filter_state(
             continue
         for pair, count in _node_counts(info, constraints, counter, keys, inclusion).items():
             match_num[pair] = match_num.get(pair, 0) + count
+    return pre_filter_state_from_counts(pod, constraints, match_num, inclusion)
+
+
+def pre_filter_state_from_counts(
+    pod: Pod,
+    constraints: list[Constraint],
+    match_num: dict[TopologyPair, int],
+    inclusion: NodeInclusion,
+) -> PreFilterState:
+    """The state from the matching-pod count of every pair, in first-counted order."""
     domains_num: dict[str, int] = {}
     for key, _ in match_num:
         domains_num[key] = domains_num.get(key, 0) + 1

@@ -13,7 +13,7 @@ from ...api.pod import Pod
 from ...framework.columns import BoolArray, IntArray, NodeColumns
 from ..helpers.taints import do_not_schedule_taints, find_matching_untolerated_taint
 from .common import HONOR, NAME, Constraint, NodeInclusion, RequiredNodeAffinity, count_matching
-from .filtering import CriticalPaths, PreFilterState
+from .filtering import PreFilterState, pre_filter_state_from_counts
 
 
 def _included(pod: Pod, c: Constraint, columns: NodeColumns) -> BoolArray:
@@ -78,19 +78,8 @@ def build_state(
     # Pairs in the order a walk over the nodes would first count them.
     for _, pair, num in sorted(firsts, key=lambda t: t[0]):
         match_num[pair] = num
-    domains_num: dict[str, int] = {}
-    for key, _ in match_num:
-        domains_num[key] = domains_num.get(key, 0) + 1
-    paths = {c.topology_key: CriticalPaths() for c in constraints}
-    for (key, value), num in match_num.items():
-        paths[key].update(value, num)
-    return PreFilterState(
-        constraints=constraints,
-        self_match=[1 if c.matches(pod.labels) else 0 for c in constraints],
-        inclusion=NodeInclusion(pod, constraints),
-        critical_paths=paths,
-        domains_num=domains_num,
-        match_num=match_num,
+    return pre_filter_state_from_counts(
+        pod, constraints, match_num, NodeInclusion(pod, constraints)
     )
 
 

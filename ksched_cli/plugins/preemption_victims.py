@@ -1,0 +1,84 @@
+"""Victim selection shared by DefaultPreemption's general and resource-only paths.
+
+The order pods are visited, reprieved and counted against PodDisruptionBudgets
+(default_preemption.go: SelectVictimsOnNode, filterPodsWithPDBViolation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..api.pod import Pod
+from ..api.policy import PodDisruptionBudget
+from ..framework.nodeinfo import NodeInfo
+from ..framework.podinfo import PodInfo
+
+
+def lower_priority_in_visit_order(pod: Pod, node_info: NodeInfo) -> list[PodInfo]:
+    """The lower-priority pods in the order SelectVictimsOnNode's removal loop meets them.
+
+    Go ranges over the slice header taken before the loop while each removal moves the
+    last pod into the removed slot, so the order is reproduced on a copy of the array.
+    """
+    backing = list(node_info.pods)
+    length = len(backing)
+    potential: list[PodInfo] = []
+    for i in range(len(backing)):
+        pi = backing[i]
+        if pi.pod.priority >= pod.priority:
+            continue
+        potential.append(pi)
+        slot = next(j for j in range(length) if backing[j] is pi)
+        backing[slot] = backing[length - 1]
+        length -= 1
+    return potential
+
+
+def reprieve(
+    potential: list[PodInfo], pdbs: Sequence[PodDisruptionBudget], fits: Callable[[PodInfo], bool]
+) -> tuple[list[Pod], int]:
+    """Give back pods, most important first, PDB-violating ones first; the rest are victims.
+
+    ``fits(pod_info)`` puts the pod back and keeps it if the preemptor still fits (else it
+    takes it away again). Returns the victims and how many of them violate a PDB.
+    """
+    # Python's sort is stable: equal pods keep the node's pod-list order (§5).
+    potential.sort(key=lambda pi: (-pi.pod.priority, _start(pi.pod)))
+    violating, non_violating = filter_pods_with_pdb_violation(potential, pdbs)
+    victims: list[Pod] = []
+    num_violating = 0
+    for group, counts in ((violating, True), (non_violating, False)):
+        for pi in group:
+            if not fits(pi):
+                victims.append(pi.pod)
+                num_violating += counts
+    return victims, num_violating
+
+
+def _start(pod: Pod) -> float:
+    return pod.start_time if pod.start_time is not None else 0.0
+
+
+def filter_pods_with_pdb_violation(
+    infos: Sequence[PodInfo], pdbs: Sequence[PodDisruptionBudget]
+) -> tuple[list[PodInfo], list[PodInfo]]:
+    """Split pods into those whose eviction would violate a PDB and the rest, in order."""
+    allowed = [pdb.disruptions_allowed or 0 for pdb in pdbs]
+    violating: list[PodInfo] = []
+    non_violating: list[PodInfo] = []
+    for info in infos:
+        pod = info.pod
+        violated = False
+        if pod.labels:
+            for i, pdb in enumerate(pdbs):
+                if pdb.meta.namespace != pod.namespace or pdb.selector is None:
+                    continue
+                if pdb.selector.is_empty or not pdb.selector.matches(pod.labels):
+                    continue
+                if pod.name in pdb.disrupted_pods:
+                    continue
+                allowed[i] -= 1
+                if allowed[i] < 0:
+                    violated = True
+        (violating if violated else non_violating).append(info)
+    return violating, non_violating
