@@ -30,10 +30,13 @@ class Plugin:
     def __init__(self, args: DefaultPreemptionArgs | None, handle: Handle) -> None:
         self.args = args or DefaultPreemptionArgs()
         self.handle = handle
+        # Decided once per PostFilter: dry runs may work on resource numbers alone.
+        self._resource_only = False
 
     def post_filter(
         self, state: CycleState, pod: Pod, filtered: Mapping[str, Status]
     ) -> tuple[PostFilterResult | None, Status | None]:
+        self._resource_only = resource_only(self.handle, state)
         evaluator = Evaluator(self.handle, self, state)
         result, status = evaluator.preempt(pod, filtered)
         if result is not None:
@@ -72,7 +75,7 @@ class Plugin:
     def select_victims_on_node(
         self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]
     ) -> tuple[list[Pod], int, Status | None]:
-        if resource_only(self.handle, state, node_info):
+        if self._resource_only:
             return select_victims_by_resources(self.handle, state, pod, node_info, pdbs)
         return self._select_victims(state.clone(), pod, node_info.clone(), pdbs)
 

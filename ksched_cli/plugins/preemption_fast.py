@@ -29,7 +29,8 @@ POD_INDEPENDENT = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration",
 NO_VICTIMS = "No preemption victims found for incoming pod"
 
 
-def resource_only(handle: Handle, state: CycleState, node_info: NodeInfo) -> bool:
+def resource_only(handle: Handle, state: CycleState) -> bool:
+    """Whether this attempt's filters make victim selection a matter of resources only."""
     if not getattr(handle, "vectorize", False) or state.active_filters is None:
         return False
     if any(pl.name != FIT and pl.name not in POD_INDEPENDENT for pl in state.active_filters):
@@ -56,6 +57,38 @@ class _Resources:
             self.pods.append(None)
         else:
             self.pods.pop()
+
+    def fits(self, request: PreFilterState) -> bool:
+        """fits_request found nothing short (the same tests, without building reasons)."""
+        alloc, used = self.allocatable, self.requested
+        if len(self.pods) + 1 > alloc.allowed_pod_number:
+            return False
+        if request.empty:
+            return True
+        if request.milli_cpu > 0 and request.milli_cpu > alloc.milli_cpu - used.milli_cpu:
+            return False
+        if request.memory > 0 and request.memory > alloc.memory - used.memory:
+            return False
+        eph = request.ephemeral_storage
+        if eph > 0 and eph > alloc.ephemeral_storage - used.ephemeral_storage:
+            return False
+        capacity, usage = alloc.scalar_resources, used.scalar_resources
+        return all(
+            amount <= capacity.get(name, 0) - usage.get(name, 0)
+            for name, amount, _ in request.scalars
+        )
+
+    def fits_with(self, request: PreFilterState, nominated: Sequence[Pod]) -> bool:
+        """Both passes of RunFilterPluginsWithNominatedPods, once the static plugins passed."""
+        if nominated:
+            for other in nominated:
+                self.change(other, 1)
+            ok = self.fits(request)
+            for other in nominated:
+                self.change(other, -1)
+            if not ok:
+                return False
+        return self.fits(request)
 
 
 def _run_filters_with_nominated(
@@ -121,9 +154,13 @@ def select_victims_by_resources(
     if status is not None:
         return [], 0, status
 
+    request = state.get(PRE_FILTER_STATE_KEY)
+    assert isinstance(request, PreFilterState)
+
     def fits(pi: PodInfo) -> bool:
+        # The static plugins passed in the check above; only resources can fail now.
         resources.change(pi.pod, 1)
-        if _run_filters_with_nominated(state, pod, node_info, resources, static, nominated):
+        if not resources.fits_with(request, nominated):
             resources.change(pi.pod, -1)
             return False
         return True
