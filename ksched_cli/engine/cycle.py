@@ -19,7 +19,8 @@ from . import records as rec
 from .permit import WaitingPodEntry
 from .records import ScoreTable
 from .runtime import Framework
-from .schedule_one import ScheduleResult, SchedulingError, schedule_pod
+from .schedule_one import ScheduleResult, schedule_pod
+from .walk import SchedulingError
 
 MAX_ATTEMPTS = 100
 

@@ -203,7 +203,7 @@ class Framework:
         for pl in active:
             status = pl.filter(state, pod, node_info)
             if status is not None and status.code != Code.SUCCESS:
-                return _filter_failure(pl.name, status)
+                return filter_failure(pl.name, status)
         return None
 
     def filter_masks(
@@ -233,7 +233,7 @@ class Framework:
                 continue
             status = pl.filter(state, pod, node_info)
             if status is not None and status.code != Code.SUCCESS:
-                return _filter_failure(pl.name, status)
+                return filter_failure(pl.name, status)
             if mask is not None:
                 # The mask and the plugin disagree: trust the per-node code.
                 return self.run_filter(state, pod, node_info)
@@ -382,7 +382,7 @@ class Framework:
             pl.post_bind(state, pod, node)
 
 
-def _filter_failure(plugin: str, status: Status) -> Status:
+def filter_failure(plugin: str, status: Status) -> Status:
     """A Filter plugin's non-success: rejections keep their reasons, the rest become errors."""
     if not status.is_rejected():
         status = as_error(f'running "{plugin}" filter plugin: {status.message()}')

@@ -3,28 +3,24 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..api.pod import Pod
-from ..framework.columns import BoolArray, IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
-from ..framework.interface import FilterPlugin
 from ..framework.nodeinfo import NodeInfo
-from ..framework.status import Code, Status
+from ..framework.status import Code
 from ..framework.types import Diagnosis, FitError
+from .masks import walk_with_masks
 from .records import ScoreTable
 from .runtime import Framework
 from .snapshot import Snapshot
+from .walk import Failed, SchedulingError, visit
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
-
-
-class SchedulingError(Exception):
-    """An Error status from a plugin: the attempt fails without a FitError."""
 
 
 @dataclass
@@ -128,7 +124,7 @@ def _find_nodes_that_pass_filters(
         return [nodes[(start + i) % num_all] for i in range(to_find)]
     columns = nodes[0].columns
     if columns is not None and sampler.vectorize:
-        feasible, failed = _walk_with_masks(fwk, state, pod, nodes, start, to_find, columns)
+        feasible, failed = walk_with_masks(fwk, state, pod, nodes, start, to_find, columns)
     else:
         feasible, failed = _walk(fwk, state, pod, nodes, start, to_find)
     for name, status in failed:
@@ -137,117 +133,12 @@ def _find_nodes_that_pass_filters(
     return feasible
 
 
-Failed = list[tuple[str, Status]]
-
-
-def _check(status: Status | None) -> bool:
-    """True when the node passed; raises on an Error status."""
-    if status is None or status.code == Code.SUCCESS:
-        return True
-    if status.code == Code.ERROR:
-        raise SchedulingError(status.message())
-    return False
-
-
-def _visit(
-    nodes: Iterable[NodeInfo], check: Callable[[NodeInfo], Status | None], to_find: int
-) -> tuple[list[NodeInfo], Failed]:
-    """Check nodes in order until ``to_find`` pass, recording every failure on the way."""
-    feasible: list[NodeInfo] = []
-    failed: Failed = []
-    for ni in nodes:
-        status = check(ni)
-        if _check(status):
-            feasible.append(ni)
-            if len(feasible) >= to_find:
-                break
-        else:
-            assert status is not None
-            failed.append((ni.name, status))
-    return feasible, failed
-
-
 def _walk(
     fwk: Framework, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo], start: int, to_find: int
 ) -> tuple[list[NodeInfo], Failed]:
     """The reference path: every node in order through every filter plugin."""
     ordered = (nodes[(start + i) % len(nodes)] for i in range(len(nodes)))
-    return _visit(ordered, lambda ni: fwk.run_filter_with_nominated_pods(state, pod, ni), to_find)
-
-
-def _walk_with_masks(
-    fwk: Framework,
-    state: CycleState,
-    pod: Pod,
-    nodes: Sequence[NodeInfo],
-    start: int,
-    to_find: int,
-    columns: NodeColumns,
-) -> tuple[list[NodeInfo], Failed]:
-    """The same walk with filter masks: only nodes a mask rejects (or that need a
-    per-node plugin or carry nominated pods) run plugin code, so the visited prefix,
-    the feasible nodes and every recorded status equal the reference path's."""
-    masks = fwk.filter_masks(state, pod, columns)
-    n = len(nodes)
-    if n == columns.size:
-        positions = columns.positions  # all live nodes, in node-tree order
-    else:
-        positions = np.array([ni.column_index for ni in nodes], dtype=np.int64)
-    order = np.roll(positions, -start) if start else positions
-    vector = [m for _, m in masks if m is not None]
-    passing = np.logical_and.reduce(vector) if vector else np.ones(columns.size, dtype=np.bool_)
-    special = np.zeros(columns.size, dtype=np.bool_)
-    special[
-        [i for name in fwk.nominated_node_names() if (i := _index_of(columns, name)) is not None]
-    ] = True
-    clear = passing[order] & ~special[order]
-    if len(vector) < len(masks):
-        return _walk_mixed(fwk, state, pod, columns, order, special, masks, to_find)
-    cum = np.cumsum(clear)
-    extra: list[int] = []
-    failed: Failed = []
-    for p in np.flatnonzero(~clear).tolist():
-        if int(cum[p]) + len(extra) >= to_find:
-            break
-        ni = columns.infos[int(order[p])]
-        if special[ni.column_index]:
-            status = fwk.run_filter_with_nominated_pods(state, pod, ni)
-        else:
-            status = fwk.run_filter_known(state, pod, ni, masks)
-        if _check(status):
-            extra.append(p)
-        else:
-            assert status is not None
-            failed.append((ni.name, status))
-    chosen = sorted([*np.flatnonzero(clear)[:to_find].tolist(), *extra])[:to_find]
-    infos = columns.infos
-    return [infos[i] for i in order[chosen].tolist()], failed
-
-
-def _walk_mixed(
-    fwk: Framework,
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    order: IntArray,
-    special: BoolArray,
-    masks: list[tuple[FilterPlugin, BoolArray | None]],
-    to_find: int,
-) -> tuple[list[NodeInfo], Failed]:
-    """Some plugin has no mask for this pod: visit nodes in order, skipping known passes."""
-
-    def check(ni: NodeInfo) -> Status | None:
-        if special[ni.column_index]:
-            return fwk.run_filter_with_nominated_pods(state, pod, ni)
-        return fwk.run_filter_known(state, pod, ni, masks)
-
-    infos = columns.infos
-    return _visit((infos[pos] for pos in order.tolist()), check, to_find)
-
-
-def _index_of(columns: NodeColumns, name: str) -> int | None:
-    info = columns.by_name.get(name)
-    return info.column_index if info is not None else None
+    return visit(ordered, lambda ni: fwk.run_filter_with_nominated_pods(state, pod, ni), to_find)
 
 
 def _prioritize(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> ScoreTable:

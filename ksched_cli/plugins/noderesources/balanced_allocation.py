@@ -75,9 +75,7 @@ class BalancedAllocation:
             NAME, balanced_resource_scorer, args.resources, use_requested=True
         )
 
-    def pre_score(
-        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
-    ) -> Status | None:
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(self.scorer.pod_request_list(pod)))
         return None
 

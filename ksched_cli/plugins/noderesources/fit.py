@@ -24,7 +24,7 @@ from .least_allocated import least_resource_scorer
 from .most_allocated import most_resource_scorer
 from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
 from .resource_allocation import ResourceAllocationScorer, ScorerFn
-from .vector import fit_mask, strategy_scores
+from .vector import fit_mask, fit_statuses, strategy_scores
 
 NAME = "NodeResourcesFit"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -71,7 +71,10 @@ class PreFilterState:
     __slots__ = ("empty", "ephemeral_storage", "memory", "milli_cpu", "scalars")
 
     def __init__(
-        self, milli_cpu: int, memory: int, ephemeral_storage: int,
+        self,
+        milli_cpu: int,
+        memory: int,
+        ephemeral_storage: int,
         scalars: tuple[tuple[str, int, str], ...],
     ) -> None:
         self.milli_cpu = milli_cpu
@@ -150,8 +153,11 @@ def fits_request(request: PreFilterState, node_info: NodeInfo) -> list[Insuffici
     if eph > 0 and eph > alloc.ephemeral_storage - used.ephemeral_storage:
         out.append(
             InsufficientResource(
-                EPHEMERAL_STORAGE, "Insufficient ephemeral-storage", eph,
-                used.ephemeral_storage, alloc.ephemeral_storage,
+                EPHEMERAL_STORAGE,
+                "Insufficient ephemeral-storage",
+                eph,
+                used.ephemeral_storage,
+                alloc.ephemeral_storage,
             )
         )
     if request.scalars:
@@ -194,8 +200,10 @@ class Fit:
         self.strategy = args.scoring_strategy.type
         self.weights = tuple(r.weight for r in args.scoring_strategy.resources)
         self.scorer = ResourceAllocationScorer(
-            args.scoring_strategy.type, _strategy_scorer(args),
-            args.scoring_strategy.resources, use_requested=False,
+            args.scoring_strategy.type,
+            _strategy_scorer(args),
+            args.scoring_strategy.resources,
+            use_requested=False,
         )
 
     def pre_filter(
@@ -229,9 +237,16 @@ class Fit:
         request = state.get(PRE_FILTER_STATE_KEY)
         return fit_mask(request, columns) if isinstance(request, PreFilterState) else None
 
-    def pre_score(
-        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
-    ) -> Status | None:
+    def filter_statuses(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, positions: IntArray
+    ) -> list[Status | None] | None:
+        """Filter's status for many live nodes at once (same reasons, same order)."""
+        request = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(request, PreFilterState):
+            return None
+        return fit_statuses(request, columns, positions)
+
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(self.scorer.pod_request_list(pod)))
         return None
 
@@ -241,9 +256,7 @@ class Fit:
         requests = self._requests(state, pod)
         if not self.scorer.resources:
             return None
-        return strategy_scores(
-            self.strategy, self.weights, self.scorer, requests, columns, index
-        )
+        return strategy_scores(self.strategy, self.weights, self.scorer, requests, columns, index)
 
     def _requests(self, state: CycleState, pod: Pod) -> list[int]:
         """The pod's requests PreScore stored, or computed again if it did not run."""

@@ -1,0 +1,140 @@
+"""The filter walk on NumPy masks (see docs/ARCHITECTURE.md, "Speed").
+
+It visits the same nodes in the same order as schedule_one's plain walk and records
+the same statuses; plugin code runs only where a mask rejects a node, where a plugin
+has no mask for the pod, or where a node carries nominated pods.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..api.pod import Pod
+from ..framework.columns import BoolArray, IntArray, NodeColumns
+from ..framework.cycle_state import CycleState
+from ..framework.interface import FilterPlugin
+from ..framework.nodeinfo import NodeInfo
+from ..framework.status import Code, Status
+from .runtime import filter_failure
+from .walk import Failed, check_status, visit
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .runtime import Framework
+
+
+def walk_with_masks(
+    fwk: Framework,
+    state: CycleState,
+    pod: Pod,
+    nodes: Sequence[NodeInfo],
+    start: int,
+    to_find: int,
+    columns: NodeColumns,
+) -> tuple[list[NodeInfo], Failed]:
+    """The same walk with filter masks: only nodes a mask rejects (or that need a
+    per-node plugin or carry nominated pods) run plugin code, so the visited prefix,
+    the feasible nodes and every recorded status equal the reference path's."""
+    masks = fwk.filter_masks(state, pod, columns)
+    n = len(nodes)
+    if n == columns.size:
+        positions = columns.positions  # all live nodes, in node-tree order
+    else:
+        positions = np.array([ni.column_index for ni in nodes], dtype=np.int64)
+    order = np.roll(positions, -start) if start else positions
+    vector = [m for _, m in masks if m is not None]
+    passing = np.logical_and.reduce(vector) if vector else np.ones(columns.size, dtype=np.bool_)
+    special = np.zeros(columns.size, dtype=np.bool_)
+    special[
+        [i for name in fwk.nominated_node_names() if (i := _index_of(columns, name)) is not None]
+    ] = True
+    clear = passing[order] & ~special[order]
+    if len(vector) < len(masks):
+        return _walk_mixed(fwk, state, pod, columns, order, special, masks, to_find)
+    cum = np.cumsum(clear)
+    extra: list[int] = []
+    failed: Failed = []
+    # Nodes with nominated pods may still pass: check them one by one, in order.
+    for p in np.flatnonzero(special[order]).tolist():
+        if int(cum[p]) + len(extra) >= to_find:
+            break
+        ni = columns.infos[int(order[p])]
+        status = fwk.run_filter_with_nominated_pods(state, pod, ni)
+        if check_status(status):
+            extra.append(p)
+        else:
+            assert status is not None
+            failed.append((ni.name, status))
+    chosen = sorted([*np.flatnonzero(clear)[:to_find].tolist(), *extra])[:to_find]
+    # Every node a mask rejected before the last chosen one was visited and failed.
+    end = chosen[-1] if len(chosen) >= to_find else n
+    rejected = order[:end][~passing[order[:end]] & ~special[order[:end]]]
+    failed.extend(rejected_statuses(fwk, state, pod, masks, columns, rejected))
+    infos = columns.infos
+    return [infos[i] for i in order[chosen].tolist()], failed
+
+
+def _walk_mixed(
+    fwk: Framework,
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    order: IntArray,
+    special: BoolArray,
+    masks: list[tuple[FilterPlugin, BoolArray | None]],
+    to_find: int,
+) -> tuple[list[NodeInfo], Failed]:
+    """Some plugin has no mask for this pod: visit nodes in order, skipping known passes."""
+
+    def check(ni: NodeInfo) -> Status | None:
+        if special[ni.column_index]:
+            return fwk.run_filter_with_nominated_pods(state, pod, ni)
+        return fwk.run_filter_known(state, pod, ni, masks)
+
+    infos = columns.infos
+    return visit((infos[pos] for pos in order.tolist()), check, to_find)
+
+
+def _index_of(columns: NodeColumns, name: str) -> int | None:
+    info = columns.by_name.get(name)
+    return info.column_index if info is not None else None
+
+
+def rejected_statuses(
+    fwk: Framework,
+    state: CycleState,
+    pod: Pod,
+    masks: list[tuple[FilterPlugin, BoolArray | None]],
+    columns: NodeColumns,
+    positions: IntArray,
+) -> list[tuple[str, Status]]:
+    """Statuses of nodes some mask rejected: the first rejecting plugin says why.
+
+    Plugins with ``filter_statuses`` give them for many nodes at once; the others
+    (and any node where a plugin disagrees with its mask) go through Filter.
+    """
+    if positions.size == 0:
+        return []
+    vector = [(pl, m) for pl, m in masks if m is not None]
+    first = np.argmin(np.stack([m[positions] for _, m in vector]), axis=0)
+    out: list[tuple[str, Status]] = []
+    infos = columns.infos
+    for k in np.unique(first).tolist():
+        pl = vector[k][0]
+        group = positions[first == k]
+        batch = getattr(pl, "filter_statuses", None)
+        statuses = batch(state, pod, columns, group) if batch is not None else None
+        for i, pos in enumerate(group.tolist()):
+            ni = infos[pos]
+            status = statuses[i] if statuses is not None else pl.filter(state, pod, ni)
+            if status is None or status.code == Code.SUCCESS:
+                status = fwk.run_filter_known(state, pod, ni, masks)
+                if status is None:
+                    continue  # cannot happen for a consistent mask; the node passed
+                out.append((ni.name, status))
+            else:
+                out.append((ni.name, filter_failure(pl.name, status)))
+    return out
