@@ -107,6 +107,13 @@ def plan(
       ksched plan cluster/ --config my-profile.yaml -o json --explain
     """
     cfg, loaded = _load_or_exit(config, paths, explain_pod)
+    if cfg.extenders:
+        # Said loudly: a plan that ignores extenders can differ from kube-scheduler's.
+        loaded.warnings.append(
+            f"the configuration has {len(cfg.extenders)} extender(s); ksched does not call "
+            "scheduler extenders, so their filtering, scoring, preemption and binding are "
+            "not part of this plan"
+        )
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}", err=True)
     running = {p.key: p.node_name for p in loaded.cluster.pods if p.node_name}

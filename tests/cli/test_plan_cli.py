@@ -258,3 +258,16 @@ def test_the_entry_point_accepts_short_help() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Usage: ")
+
+
+def test_extenders_are_reported_as_not_applied(tmp_path: Path) -> None:
+    profile = tmp_path / "profile.yaml"
+    profile.write_text(
+        "apiVersion: kubescheduler.config.k8s.io/v1\n"
+        "kind: KubeSchedulerConfiguration\n"
+        "extenders:\n"
+        "- urlPrefix: http://127.0.0.1:8888\n"
+        "  filterVerb: filter\n"
+    )
+    result = CliRunner().invoke(cli, ["plan", "examples/basic", "--config", str(profile)])
+    assert "warning: the configuration has 1 extender(s); ksched does not call" in result.stderr
