@@ -65,6 +65,7 @@ class Engine:
             less, float(config.pod_initial_backoff_seconds), float(config.pod_max_backoff_seconds)
         )
         self.queued: dict[str, QueuedPodInfo] = {}
+        self._decided: dict[str, rec.Decision] = {}
         self.last_message: dict[str, str] = {}
         self.pods_by_uid = {p.uid: p for p in cluster.pods}
         self._place_running_pods()
@@ -165,10 +166,9 @@ class Engine:
         return True
 
     def _finish(self) -> None:
-        decided = {d.pod for d in self.plan.decisions}
         for info in self.queued.values():
             pod = info.pod
-            if pod.key in decided:
+            if pod.key in self._decided:
                 continue
             self.decide(pod, rec.UNSCHEDULABLE, message=self.last_message.get(pod.uid, ""))
 
@@ -176,9 +176,15 @@ class Engine:
     def decide(
         self, pod: Pod, outcome: str, node: str = "", message: str = "", preempted_by: str = ""
     ) -> None:
-        self.plan.decisions.append(
-            rec.Decision(pod.key, outcome, node, message, preempted_by, pod.priority, self.clock)
+        """Record the pod's final outcome; a later one (a bound pod preempted) replaces it."""
+        decision = rec.Decision(
+            pod.key, outcome, node, message, preempted_by, pod.priority, self.clock
         )
+        earlier = self._decided.get(pod.key)
+        if earlier is not None:
+            self.plan.decisions.remove(earlier)
+        self._decided[pod.key] = decision
+        self.plan.decisions.append(decision)
 
     def delete_pod(self, pod: Pod) -> None:
         """The API server deletes ``pod`` (a preemption victim)."""
