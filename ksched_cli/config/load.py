@@ -21,6 +21,7 @@ from .catalog import plugins_with_args
 from .defaults import set_defaults
 from .effective import effective_object
 from .expand import BuiltProfile, build_profile, queue_sort_consistency
+from .extenders import typed_extender
 from .model import API_VERSION, KIND, ConfigV1, ProfileV1, decode
 from .problems import ERROR, WARNING, Problem, child, plain
 from .types import Profile, SchedulerConfig
@@ -218,6 +219,7 @@ def _scheduler_config(
         pod_initial_backoff_seconds=config.pod_initial_backoff_seconds or 1,
         pod_max_backoff_seconds=config.pod_max_backoff_seconds or 10,
         extenders=config.extenders,
+        extender_configs=[typed_extender(e) for e in config.extenders],
         source=source,
     )
     return result, problems

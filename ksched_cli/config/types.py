@@ -47,13 +47,46 @@ class Profile:
         return self.plugin_args.get(plugin)
 
 
+@dataclass(frozen=True)
+class ExtenderTLSConfig:
+    insecure: bool = False
+    server_name: str = ""
+    cert_file: str = ""
+    key_file: str = ""
+    ca_file: str = ""
+    cert_data: str = ""  # base64, as in the configuration file
+    key_data: str = ""
+    ca_data: str = ""
+
+
+@dataclass(frozen=True)
+class Extender:
+    """One ``extenders:`` entry after v1.30 defaulting (an empty verb means not supported)."""
+
+    url_prefix: str
+    filter_verb: str = ""
+    preempt_verb: str = ""
+    prioritize_verb: str = ""
+    bind_verb: str = ""
+    weight: int = 0
+    enable_https: bool = False
+    tls_config: ExtenderTLSConfig | None = None
+    # NewHTTPExtender turns a zero timeout into DefaultExtenderTimeout (5s).
+    http_timeout_seconds: float = 5.0
+    node_cache_capable: bool = False
+    managed_resources: tuple[str, ...] = ()
+    ignorable: bool = False
+
+
 @dataclass
 class SchedulerConfig:
     profiles: list[Profile]
     percentage_of_nodes_to_score: int = 0
     pod_initial_backoff_seconds: int = 1
     pod_max_backoff_seconds: int = 10
+    # The raw entries (for the effective config) and their typed, defaulted form.
     extenders: list[dict[str, Any]] = field(default_factory=list)
+    extender_configs: list[Extender] = field(default_factory=list)
     source: str = "<default>"
 
     def profile_for(self, scheduler_name: str) -> Profile | None:

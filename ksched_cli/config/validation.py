@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .catalog import lookup
+from .extenders import validate_extenders
 from .godur import format_duration, parse_duration
 from .model import ConfigV1, PluginSet, ProfileV1
-from .names import is_extended_resource_name, qualified_name_errors
 from .problems import GoRepr, Problem, child, duplicate, go_value, invalid, required, warning
 from .validation_args import CONFIG_VALIDATORS
 
@@ -189,41 +189,6 @@ def _profiles(config: ConfigV1) -> tuple[list[Problem], set[int]]:
         seen[name] = i
     queue_sort, flagged = validate_common_queue_sort(config.profiles)
     return problems + queue_sort, flagged
-
-
-def _managed_resource(path: str, name: str) -> list[Problem]:
-    errors = [invalid(path, name, msg) for msg in qualified_name_errors(name)]
-    if not errors and not is_extended_resource_name(name):
-        errors.append(invalid(path, name, "is an invalid extended resource name"))
-    return errors
-
-
-def validate_extenders(extenders: list[dict[str, Any]]) -> list[Problem]:
-    problems: list[Problem] = []
-    binders = 0
-    managed: set[str] = set()
-    for i, extender in enumerate(extenders):
-        path = child("extenders", i)
-        weight = extender.get("weight") or 0
-        if extender.get("prioritizeVerb") and weight <= 0:
-            problems.append(
-                invalid(child(path, "weight"), weight, "must have a positive weight applied to it")
-            )
-        if extender.get("bindVerb"):
-            binders += 1
-        for j, resource in enumerate(extender.get("managedResources") or []):
-            name = (resource or {}).get("name") or ""
-            where = child(path, "managedResources", j, "name")
-            problems += _managed_resource(where, name)
-            if name in managed:
-                problems.append(invalid(where, name, "duplicate extender managed resource name"))
-            managed.add(name)
-    if binders > 1:
-        detail = "only one extender can implement bind"
-        problems.append(
-            invalid("extenders", f"found {binders} extenders implementing bind", detail)
-        )
-    return problems
 
 
 def validate(config: ConfigV1) -> tuple[list[Problem], set[int]]:

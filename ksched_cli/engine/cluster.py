@@ -10,6 +10,7 @@ from ..api.podgroup import PodGroup
 from ..api.policy import PodDisruptionBudget, PriorityClass
 from ..api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from ..api.workloads import Workload
+from ..extender.scheduling import Extenders
 
 
 @dataclass
@@ -30,6 +31,9 @@ class Cluster:
     storage_classes: dict[str, StorageClass] = field(default_factory=dict)
     csi_nodes: dict[str, CSINode] = field(default_factory=dict)
     pod_groups: dict[str, PodGroup] = field(default_factory=dict)  # "ns/name"
+    # The scheduler's extenders (Handle.Extenders()); set by the engine. They live here
+    # because the cluster is what preemption reaches through its handle.
+    extenders: Extenders = field(default_factory=Extenders)
 
     def namespace_labels(self, namespace: str) -> dict[str, str]:
         """Namespaces are implicit: each carries only its automatic name label."""

@@ -223,7 +223,10 @@ class SchedulingCycle:
         pod = info.pod
         status = fwk.run_pre_bind(state, pod, host)
         if status is None:
-            status = fwk.run_bind(state, pod, host)
+            # A binder extender takes the place of the Bind plugins (extendersBinding).
+            bound, status = engine.extenders.bind(pod, host)
+            if not bound:
+                status = fwk.run_bind(state, pod, host)
         if status is not None and status.code not in (Code.SUCCESS,):
             fwk.run_unreserve(state, pod, host)
             self._forget(pod, host)

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from ..api.meta import DEFAULT_TIME
 from ..api.pod import Pod
 from ..config.types import SchedulerConfig
+from ..extender.client import HTTPExtender
+from ..extender.scheduling import Extenders
+from ..extender.transport import Transport
 from ..framework.interface import WaitingPod
 from ..framework.podinfo import PodInfo
 from ..framework.types import QueuedPodInfo
@@ -35,6 +38,10 @@ class EngineOptions:
     # (the chosen node's total and the runner-up: enough for tables, and light).
     record: str = "full"
     progress: Callable[[int, int], None] | None = None
+    # How extender calls travel (HTTP by default; a stub or recorder for offline plans);
+    # "skip" plans as if the configuration had no extenders.
+    extender_mode: str = "call"
+    extender_transport: Transport | None = None
 
 
 class Engine:
@@ -55,6 +62,8 @@ class Engine:
         rng = random.Random(self.options.seed) if self.options.tie_break == "random" else None
         self.sampler = Sampler(config.percentage_of_nodes_to_score, 0, rng)
         self.sampler.vectorize = self.options.vectorize
+        self.extenders = self._extenders()
+        self.sampler.extenders = cluster.extenders = self.extenders
         self.frameworks = {p.scheduler_name: Framework(p, self) for p in config.profiles}
         for fwk in self.frameworks.values():
             fwk.vectorize = self.options.vectorize
@@ -72,6 +81,12 @@ class Engine:
         self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods))
         self.permits = PermitWaits(self)
         self.cycle = SchedulingCycle(self)
+
+    def _extenders(self) -> Extenders:
+        if self.options.extender_mode == "skip":
+            return Extenders()
+        transport = self.options.extender_transport
+        return Extenders([HTTPExtender(e, transport) for e in self.config.extender_configs])
 
     # --- EngineServices -----------------------------------------------------------------
     @property
@@ -148,6 +163,7 @@ class Engine:
             if self.options.progress is not None:
                 self.options.progress(done, len(self.queued))
         self._finish()
+        self.plan.warnings.extend(self.extenders.warnings)
         self.plan.end_time = self.clock
         return self.plan
 

@@ -17,6 +17,7 @@ from ..framework.cycle_state import CycleState
 from ..framework.interface import FilterPlugin
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
+from ..plugins.resource_only import filter_with_nominated_pods, resource_only
 from .runtime import filter_failure
 from .walk import Failed, check_status, visit
 
@@ -58,11 +59,15 @@ def walk_with_masks(
     extra: list[int] = []
     failed: Failed = []
     # Nodes with nominated pods may still pass: check them one by one, in order.
+    by_resources = fwk.vectorize and resource_only(fwk, state)
     for p in np.flatnonzero(special[order]).tolist():
         if int(cum[p]) + len(extra) >= to_find:
             break
         ni = columns.infos[int(order[p])]
-        status = fwk.run_filter_with_nominated_pods(state, pod, ni)
+        if by_resources:
+            status = filter_with_nominated_pods(fwk, state, pod, ni)
+        else:
+            status = fwk.run_filter_with_nominated_pods(state, pod, ni)
         if check_status(status):
             extra.append(p)
         else:

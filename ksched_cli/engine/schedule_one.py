@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..api.pod import Pod
+from ..extender.scheduling import EXTENDER_NAME, Extenders
+from ..extender.transport import ExtenderError
+from ..framework.columns import IntArray
 from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code
@@ -41,6 +44,8 @@ class Sampler:
     rng: random.Random | None = None
     # Use filter masks and score arrays where plugins offer them (same results).
     vectorize: bool = True
+    # sched.Extenders: called after the Filter plugins, with the Score plugins, in bind.
+    extenders: Extenders = field(default_factory=Extenders)
 
     def num_feasible_nodes_to_find(self, profile_percentage: int | None, num_all: int) -> int:
         if num_all < MIN_FEASIBLE_NODES_TO_FIND:
@@ -68,7 +73,7 @@ def schedule_pod(
     evaluated = len(feasible) + len(diagnosis.node_to_status)
     if len(feasible) == 1:
         return ScheduleResult(feasible[0].name, feasible, evaluated, diagnosis)
-    scores = _prioritize(fwk, state, pod, feasible)
+    scores = _prioritize(fwk, state, pod, feasible, sampler.extenders)
     host = _select_host(scores, sampler.rng)
     return ScheduleResult(host, feasible, evaluated, diagnosis, scores)
 
@@ -93,6 +98,7 @@ def _find_nodes_that_fit(
             feasible = _find_nodes_that_pass_filters(
                 fwk, sampler, state, pod, diagnosis, [nominated]
             )
+            feasible = _pass_extenders(sampler.extenders, pod, feasible, diagnosis)
             if feasible:
                 return feasible, diagnosis
     nodes: Sequence[NodeInfo] = all_nodes
@@ -102,7 +108,21 @@ def _find_nodes_that_fit(
     feasible = _find_nodes_that_pass_filters(fwk, sampler, state, pod, diagnosis, nodes)
     processed = len(feasible) + len(diagnosis.node_to_status)
     sampler.next_start_node_index = (sampler.next_start_node_index + processed) % len(all_nodes)
-    return feasible, diagnosis
+    passed = _pass_extenders(sampler.extenders, pod, feasible, diagnosis)
+    if len(passed) != len(feasible):
+        diagnosis.unschedulable_plugins.add(EXTENDER_NAME)
+    return passed, diagnosis
+
+
+def _pass_extenders(
+    extenders: Extenders, pod: Pod, feasible: list[NodeInfo], diagnosis: Diagnosis
+) -> list[NodeInfo]:
+    if not extenders:
+        return feasible
+    try:
+        return extenders.filter(pod, feasible, diagnosis.node_to_status)
+    except ExtenderError as err:
+        raise SchedulingError(str(err)) from err
 
 
 def _find_nodes_that_pass_filters(
@@ -141,8 +161,10 @@ def _walk(
     return visit(ordered, lambda ni: fwk.run_filter_with_nominated_pods(state, pod, ni), to_find)
 
 
-def _prioritize(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> ScoreTable:
-    if not fwk.has_score_plugins():
+def _prioritize(
+    fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo], extenders: Extenders
+) -> ScoreTable:
+    if not fwk.has_score_plugins() and not extenders:
         ones = np.ones(len(nodes), dtype=np.int64)
         return ScoreTable([ni.name for ni in nodes], [], {}, {}, {}, ones)
     status = fwk.run_pre_score(state, pod, nodes)
@@ -151,7 +173,19 @@ def _prioritize(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInf
     table, status = fwk.run_score(state, pod, nodes)
     if status is not None or table is None:
         raise SchedulingError(status.message() if status else "scoring failed")
+    if extenders:
+        _add_extender_scores(table, extenders.scores(pod, nodes))
     return table
+
+
+def _add_extender_scores(table: ScoreTable, columns: dict[str, tuple[IntArray, IntArray]]) -> None:
+    """One column per extender, so --explain shows what each added to the totals."""
+    for name, (raw, weighted) in columns.items():
+        table.plugins.append(name)
+        table.raw[name] = raw
+        table.normalized[name] = raw
+        table.weighted[name] = weighted
+        table.total = table.total + weighted
 
 
 def _select_host(scores: ScoreTable, rng: random.Random | None) -> str:

@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 from ..api.pod import Pod
 from ..api.policy import PodDisruptionBudget
+from ..extender.client import Victims
+from ..extender.transport import ExtenderError
 from .cycle_state import CycleState
 from .interface import Handle
 from .nodeinfo import NodeInfo
@@ -20,6 +22,7 @@ from .status import Code, Status
 from .types import Diagnosis, FitError, PostFilterResult
 
 NOT_HELPFUL = "Preemption is not helpful for scheduling"
+NO_CANDIDATE = "no candidate node for preemption"
 INT32_MAX = 2**31 - 1
 INT64_MIN = -(2**63)
 
@@ -67,6 +70,11 @@ class Evaluator:
         if not candidates:
             fit = FitError(pod, len(node_statuses), Diagnosis(node_to_status=node_statuses))
             return PostFilterResult(nominated_node_name=""), Status(Code.UNSCHEDULABLE, str(fit))
+        candidates, error = self._call_extenders(pod, candidates)
+        if error is not None:
+            return None, error
+        if not candidates:
+            return None, Status(Code.UNSCHEDULABLE, NO_CANDIDATE)
         best = self._select_candidate(candidates)
         self.explain.append(f"chose {best.name}: victims {[v.key for v in best.victims]}")
         return PostFilterResult(nominated_node_name=best.name, victims=list(best.victims)), Status(
@@ -128,6 +136,27 @@ class Evaluator:
             statuses[info.name] = status
             self.explain.append(f"not a candidate {info.name}: {status.message()}")
         return non_violating + violating, statuses
+
+    def _call_extenders(
+        self, pod: Pod, candidates: list[Candidate]
+    ) -> tuple[list[Candidate], Status | None]:
+        """Extenders with a preempt verb narrow the candidates before one is chosen."""
+        extenders = getattr(self.handle.cluster, "extenders", None)
+        if not extenders or not candidates:
+            return candidates, None
+        victims = {c.name: Victims(list(c.victims), c.num_pdb_violations) for c in candidates}
+        infos = {ni.name: ni for ni in self.handle.snapshot.list()}
+        try:
+            narrowed = extenders.process_preemption(pod, victims, infos)
+        except ExtenderError as err:
+            return [], Status(Code.ERROR, error=str(err))
+        kept = [
+            Candidate(c.name, narrowed[c.name].pods, narrowed[c.name].num_pdb_violations)
+            for c in candidates
+            if c.name in narrowed
+        ]
+        self.explain.append(f"extenders kept {[c.name for c in kept]}")
+        return kept, None
 
     def _select_candidate(self, candidates: list[Candidate]) -> Candidate:
         if len(candidates) == 1:

@@ -14,11 +14,11 @@ from ..framework.podinfo import PodInfo
 from ..framework.preemption import Evaluator
 from ..framework.status import Code, Status
 from ..framework.types import PostFilterResult
-from .preemption_fast import resource_only, select_victims_by_resources
 from .preemption_victims import (
     lower_priority_in_visit_order,
     reprieve,
 )
+from .resource_only import resource_only, select_victims_by_resources
 
 NAME = "DefaultPreemption"
 NO_VICTIMS = "No preemption victims found for incoming pod"

@@ -1,4 +1,4 @@
-"""SelectVictimsOnNode without copying the node, when only resources can change the verdict.
+"""Filtering and SelectVictimsOnNode on resource numbers, when only resources can change.
 
 When every active Filter plugin is one whose verdict does not depend on the pods on
 the node (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity) or is
@@ -129,6 +129,21 @@ def _run_filters(
                 status = as_error(f'running "{pl.name}" filter plugin: {status.message()}')
             return Status(status.code, *status.reasons, error=status.error, plugin=pl.name)
     return None
+
+
+def filter_with_nominated_pods(
+    handle: Handle, state: CycleState, pod: Pod, node_info: NodeInfo
+) -> Status | None:
+    """RunFilterPluginsWithNominatedPods for a live node, without copying it or the state.
+
+    Only valid when ``resource_only(handle, state)`` holds.
+    """
+    nominated = [
+        pi.pod
+        for pi in handle.nominated_pods_for_node(node_info.name)
+        if pi.pod.priority >= pod.priority and pi.pod.uid != pod.uid
+    ]
+    return _run_filters_with_nominated(state, pod, node_info, _Resources(node_info), {}, nominated)
 
 
 def select_victims_by_resources(

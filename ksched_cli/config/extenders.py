@@ -1,0 +1,98 @@
+"""``extenders:``: v1.30 validation (validateExtenders) and the typed, defaulted entries.
+
+v1's SetDefaults leaves extenders alone; the only default is NewHTTPExtender's
+5s timeout when ``httpTimeout`` is zero or absent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .godur import parse_duration
+from .names import is_extended_resource_name, qualified_name_errors
+from .problems import Problem, child, invalid
+from .types import Extender, ExtenderTLSConfig
+
+DEFAULT_EXTENDER_TIMEOUT_SECONDS = 5.0
+
+
+def _managed_resource(path: str, name: str) -> list[Problem]:
+    errors = [invalid(path, name, msg) for msg in qualified_name_errors(name)]
+    if not errors and not is_extended_resource_name(name):
+        errors.append(invalid(path, name, "is an invalid extended resource name"))
+    return errors
+
+
+def validate_extenders(extenders: list[dict[str, Any]]) -> list[Problem]:
+    problems: list[Problem] = []
+    binders = 0
+    managed: set[str] = set()
+    for i, extender in enumerate(extenders):
+        path = child("extenders", i)
+        weight = extender.get("weight") or 0
+        if extender.get("prioritizeVerb") and weight <= 0:
+            problems.append(
+                invalid(child(path, "weight"), weight, "must have a positive weight applied to it")
+            )
+        if extender.get("bindVerb"):
+            binders += 1
+        for j, resource in enumerate(extender.get("managedResources") or []):
+            name = (resource or {}).get("name") or ""
+            where = child(path, "managedResources", j, "name")
+            problems += _managed_resource(where, name)
+            if name in managed:
+                problems.append(invalid(where, name, "duplicate extender managed resource name"))
+            managed.add(name)
+    if binders > 1:
+        detail = "only one extender can implement bind"
+        problems.append(
+            invalid("extenders", f"found {binders} extenders implementing bind", detail)
+        )
+    return problems
+
+
+def _text(raw: Mapping[str, Any], key: str) -> str:
+    return str(raw.get(key) or "")
+
+
+def _tls(raw: Any) -> ExtenderTLSConfig | None:
+    if not isinstance(raw, Mapping):
+        return None
+    return ExtenderTLSConfig(
+        insecure=bool(raw.get("insecure")),
+        server_name=_text(raw, "serverName"),
+        cert_file=_text(raw, "certFile"),
+        key_file=_text(raw, "keyFile"),
+        ca_file=_text(raw, "caFile"),
+        cert_data=_text(raw, "certData"),
+        key_data=_text(raw, "keyData"),
+        ca_data=_text(raw, "caData"),
+    )
+
+
+def _timeout(raw: Mapping[str, Any]) -> float:
+    text = raw.get("httpTimeout")
+    nanos = parse_duration(text) if isinstance(text, str) and text else 0
+    return nanos / 1e9 if nanos > 0 else DEFAULT_EXTENDER_TIMEOUT_SECONDS
+
+
+def typed_extender(raw: Mapping[str, Any]) -> Extender:
+    """One validated entry as the engine uses it."""
+    resources = tuple(
+        str((r or {}).get("name") or "") for r in raw.get("managedResources") or []
+    )
+    return Extender(
+        url_prefix=_text(raw, "urlPrefix"),
+        filter_verb=_text(raw, "filterVerb"),
+        preempt_verb=_text(raw, "preemptVerb"),
+        prioritize_verb=_text(raw, "prioritizeVerb"),
+        bind_verb=_text(raw, "bindVerb"),
+        weight=int(raw.get("weight") or 0),
+        enable_https=bool(raw.get("enableHTTPS")),
+        tls_config=_tls(raw.get("tlsConfig")),
+        http_timeout_seconds=_timeout(raw),
+        node_cache_capable=bool(raw.get("nodeCacheCapable")),
+        managed_resources=resources,
+        ignorable=bool(raw.get("ignorable")),
+    )

@@ -1,0 +1,1 @@
+"""Scheduler extenders: the HTTP webhooks of kube-scheduler's ``extenders:`` (extender.go)."""

@@ -1,0 +1,148 @@
+"""Where the scheduler calls extenders (schedule_one.go, preemption.go), v1.30 order.
+
+``Extenders`` is kube-scheduler's ``sched.Extenders`` plus the warnings that its log
+lines become in a plan: an ignorable extender's failure is skipped, and said.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..api.pod import Pod
+from ..framework.columns import IntArray
+from ..framework.nodeinfo import NodeInfo
+from ..framework.status import Code, Status
+from ..framework.types import MAX_NODE_SCORE
+from .client import HTTPExtender, Victims
+from .transport import ExtenderError
+from .wire import MAX_EXTENDER_PRIORITY
+
+EXTENDER_NAME = "Extender"  # framework.ExtenderName, in UnschedulablePlugins
+
+
+@dataclass
+class Extenders:
+    items: list[HTTPExtender] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def warn(self, text: str) -> None:
+        if text not in self.warnings:  # one line per distinct failure, not per attempt
+            self.warnings.append(text)
+
+    def skip(self, ext: HTTPExtender, verb: str, err: ExtenderError) -> None:
+        self.warn(f"extender {ext.name}: {verb} failed, skipped as ignorable: {err}")
+
+    # --- Filter ------------------------------------------------------------------------
+    def filter(
+        self, pod: Pod, feasible: list[NodeInfo], statuses: dict[str, Status]
+    ) -> list[NodeInfo]:
+        """findNodesThatPassExtenders; raises ExtenderError for a non-ignorable failure."""
+        for ext in self.items:
+            if not feasible:
+                break
+            if not ext.is_interested(pod):
+                continue
+            try:
+                result = ext.filter(pod, feasible)
+            except ExtenderError as err:
+                if ext.ignorable:
+                    self.skip(ext, "filter", err)
+                    continue
+                raise
+            _merge_failures(result.failed, result.failed_and_unresolvable, statuses)
+            feasible = result.nodes
+        return feasible
+
+    # --- Prioritize --------------------------------------------------------------------
+    def scores(self, pod: Pod, nodes: Sequence[NodeInfo]) -> dict[str, tuple[IntArray, IntArray]]:
+        """(raw, weighted) score columns per interested extender; failures give no score."""
+        index = {ni.name: i for i, ni in enumerate(nodes)}
+        columns: dict[str, tuple[IntArray, IntArray]] = {}
+        for ext in self.items:
+            if not ext.is_interested(pod):
+                continue
+            try:
+                pairs, weight = ext.prioritize(pod, nodes)
+            except ExtenderError as err:
+                # prioritizeNodes ignores the error whatever ``ignorable`` says.
+                self.warn(f"extender {ext.name}: prioritize failed, no score given: {err}")
+                continue
+            raw = np.zeros(len(nodes), dtype=np.int64)
+            for host, score in pairs:
+                if host in index:  # hosts the extender made up are dropped, as in Go
+                    raw[index[host]] += score
+            weighted = raw * weight * (MAX_NODE_SCORE // MAX_EXTENDER_PRIORITY)
+            columns[_column_name(ext.name, columns)] = (raw, weighted)
+        return columns
+
+    # --- Preemption --------------------------------------------------------------------
+    def process_preemption(
+        self, pod: Pod, victims: dict[str, Victims], nodes: Mapping[str, NodeInfo]
+    ) -> dict[str, Victims]:
+        """callExtenders: each preempting extender narrows the candidate map in turn."""
+        for ext in self.items:
+            if not victims:
+                break
+            if not ext.supports_preemption() or not ext.is_interested(pod):
+                continue
+            try:
+                narrowed = ext.process_preemption(pod, victims, nodes)
+            except ExtenderError as err:
+                if ext.ignorable:
+                    self.skip(ext, "preempt", err)
+                    continue
+                raise
+            for node in list(narrowed):
+                if narrowed[node].pods:
+                    continue
+                if not ext.ignorable:
+                    raise ExtenderError(f'expected at least one victim pod on node "{node}"')
+                del narrowed[node]
+            victims = narrowed
+        return victims
+
+    # --- Bind --------------------------------------------------------------------------
+    def bind(self, pod: Pod, node: str) -> tuple[bool, Status | None]:
+        """extendersBinding: the first interested binder binds, errors become Error."""
+        for ext in self.items:
+            if not ext.is_binder() or not ext.is_interested(pod):
+                continue
+            try:
+                ext.bind(pod, node)
+            except ExtenderError as err:
+                return True, Status(Code.ERROR, error=str(err))
+            return True, None
+        return False, None
+
+
+def _merge_failures(
+    failed: Mapping[str, str], unresolvable: Mapping[str, str], statuses: dict[str, Status]
+) -> None:
+    for name, msg in unresolvable.items():
+        earlier = statuses[name].all_reasons() if name in statuses else []
+        statuses[name] = Status(
+            Code.UNSCHEDULABLE_AND_UNRESOLVABLE, *earlier, msg, plugin=EXTENDER_NAME
+        )
+    for name, msg in failed.items():
+        if name in unresolvable:
+            continue
+        if name in statuses:
+            statuses[name].reasons.append(msg)
+        else:
+            statuses[name] = Status(Code.UNSCHEDULABLE, msg, plugin=EXTENDER_NAME)
+
+
+def _column_name(name: str, taken: Mapping[str, object]) -> str:
+    """The ScoreTable column: ``Extender(<urlPrefix>)``, numbered if a prefix repeats."""
+    base = f"{EXTENDER_NAME}({name})"
+    column, n = base, 1
+    while column in taken:
+        n += 1
+        column = f"{base}#{n}"
+    return column
