@@ -21,6 +21,7 @@ from ..manifests.loader import LoadResult, load_cluster
 from ..render.document import plan_document
 from ..render.explain import render_attempts, render_pod
 from ..render.table import render_table
+from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
 from .progress import progress_line
 
 EXIT_ALL_SCHEDULED = 0
@@ -78,6 +79,22 @@ class _PlanCommand(click.Command):
     help="How equal top scores are broken (kube-scheduler: random).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for --tie-break random.")
+@click.option(
+    "--extender-mode",
+    "extender_mode",
+    default="call",
+    show_default=True,
+    metavar="call|skip|stub=FILE",
+    callback=validate_mode,
+    help=MODE_HELP,
+)
+@click.option(
+    "--record-extenders",
+    "record_extenders",
+    metavar="FILE",
+    default=None,
+    help="Write every extender request and reply to FILE (a stub for --extender-mode).",
+)
 def plan(
     paths: tuple[str, ...],
     config: str,
@@ -86,6 +103,8 @@ def plan(
     explain_pod: tuple[str, ...],
     tie_break: str,
     seed: int,
+    extender_mode: str,
+    record_extenders: str | None,
 ) -> None:
     """Plan the pending pods in PATHS (files or directories of manifests).
 
@@ -107,13 +126,10 @@ def plan(
       ksched plan cluster/ --config my-profile.yaml -o json --explain
     """
     cfg, loaded = _load_or_exit(config, paths, explain_pod)
-    if cfg.extenders:
-        # Said loudly: a plan that ignores extenders can differ from kube-scheduler's.
-        loaded.warnings.append(
-            f"the configuration has {len(cfg.extenders)} extender(s); ksched does not call "
-            "scheduler extenders, so their filtering, scoring, preemption and binding are "
-            "not part of this plan"
-        )
+    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders)
+    if ext.notice:
+        # Said loudly: a plan without its extenders can differ from kube-scheduler's.
+        loaded.warnings.append(ext.notice)
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}", err=True)
     running = {p.key: p.node_name for p in loaded.cluster.pods if p.node_name}
@@ -123,14 +139,37 @@ def plan(
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
     with progress_line() as progress:
-        options = EngineOptions(tie_break=tie_break, seed=seed, progress=progress, record=record)
+        options = EngineOptions(
+            tie_break=tie_break,
+            seed=seed,
+            progress=progress,
+            record=record,
+            extender_mode=ext.mode,
+            extender_transport=ext.transport,
+        )
         result = Engine(cfg, loaded.cluster, options).run()
+    finish(ext)
+    for warning in result.warnings:  # extender failures skipped during the plan
+        click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
-    click.echo(_render(result, output, explain, explain_pod, running), nl=False)
+    text = _render(result, output, explain, explain_pod, running)
+    if ext.notice and output in ("table", "wide"):
+        text = f"WARNING: {ext.notice}\n{text}"
+    click.echo(text, nl=False)
     pending_failed = any(
         d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
     )
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
+
+
+def _extender_setup_or_exit(
+    cfg: SchedulerConfig, mode: str, record: str | None
+) -> ExtenderSetup:
+    try:
+        return setup(cfg, mode, record)
+    except KschedError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
 
 
 def _load_or_exit(

@@ -147,9 +147,12 @@ def _find_nodes_that_pass_filters(
         feasible, failed = walk_with_masks(fwk, state, pod, nodes, start, to_find, columns)
     else:
         feasible, failed = _walk(fwk, state, pod, nodes, start, to_find)
+    seen: set[tuple[str, Code]] = set()
     for name, status in failed:
         diagnosis.node_to_status[name] = status
-        diagnosis.add_plugin_status(status)
+        if (status.plugin, status.code) not in seen:  # the sets only need each pair once
+            seen.add((status.plugin, status.code))
+            diagnosis.add_plugin_status(status)
     return feasible
 
 

@@ -55,7 +55,7 @@ class Status:
         return self
 
     def is_rejected(self) -> bool:
-        return self.code in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING)
+        return self.code in _REJECTED
 
     def __repr__(self) -> str:
         return f"Status({self.code.go_name}, {self.all_reasons()!r}, plugin={self.plugin!r})"
@@ -70,6 +70,9 @@ class Status:
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+
+_REJECTED = frozenset((Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING))
 
 
 def code_of(status: Status | None) -> Code:

@@ -260,7 +260,7 @@ def test_the_entry_point_accepts_short_help() -> None:
     assert done.stdout.startswith("Usage: ")
 
 
-def test_extenders_are_reported_as_not_applied(tmp_path: Path) -> None:
+def test_skipped_extenders_are_said_loudly(tmp_path: Path) -> None:
     profile = tmp_path / "profile.yaml"
     profile.write_text(
         "apiVersion: kubescheduler.config.k8s.io/v1\n"
@@ -269,5 +269,14 @@ def test_extenders_are_reported_as_not_applied(tmp_path: Path) -> None:
         "- urlPrefix: http://127.0.0.1:8888\n"
         "  filterVerb: filter\n"
     )
-    result = CliRunner().invoke(cli, ["plan", "examples/basic", "--config", str(profile)])
-    assert "warning: the configuration has 1 extender(s); ksched does not call" in result.stderr
+    args = ["plan", "examples/basic", "--config", str(profile), "--extender-mode", "skip"]
+    result = CliRunner().invoke(cli, args)
+    notice = "extenders skipped (--extender-mode skip): the 1 configured extender(s)"
+    assert f"warning: {notice}" in result.stderr
+    assert result.stdout.startswith(f"WARNING: {notice}")
+
+
+def test_bad_extender_mode_is_a_usage_error() -> None:
+    result = CliRunner().invoke(cli, ["plan", "examples/basic", "--extender-mode", "stub"])
+    assert result.exit_code == 1
+    assert "expected call, skip or stub=FILE" in result.stderr
