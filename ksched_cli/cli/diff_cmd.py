@@ -15,7 +15,7 @@ from ..errors import KschedError
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
-from .progress import progress_reporter
+from .progress import progress_line
 
 EXIT_NO_CHANGE = 0
 EXIT_ERROR = 1
@@ -109,7 +109,8 @@ def diff(
     """
     base_side, head_side = _sides(paths, base, head, config, base_manifests, head_manifests)
     try:
-        result = run_diff(base_side, head_side, progress_reporter())
+        with progress_line() as progress:
+            result = run_diff(base_side, head_side, progress)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)

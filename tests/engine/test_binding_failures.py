@@ -1,0 +1,99 @@
+"""Reserve, Permit and PreBind failures: unreserve, forget, requeue (schedule_one.go)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ksched_cli.api.pod import Pod
+from ksched_cli.config.load import default_config
+from ksched_cli.engine.cluster import Cluster
+from ksched_cli.engine.engine import Engine
+from ksched_cli.framework.cycle_state import CycleState
+from ksched_cli.framework.status import Code, Status
+from tests.fakes import make_node, make_pod
+
+
+class _Failing:
+    """A Reserve/PreBind plugin that turns the pod away once, then lets it through."""
+
+    name = "Gatekeeper"
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.failures = 1
+
+    def _once(self, what: str) -> Status | None:
+        self.calls.append(what)
+        if self.failures:
+            self.failures -= 1
+            return Status(Code.UNSCHEDULABLE, f"{what} said no")
+        return None
+
+    def reserve(self, state: CycleState, pod: Pod, node: str) -> Status | None:
+        return self._once("reserve")
+
+    def unreserve(self, state: CycleState, pod: Pod, node: str) -> None:
+        self.calls.append("unreserve")
+
+    def pre_bind(self, state: CycleState, pod: Pod, node: str) -> Status | None:
+        return self._once("prebind")
+
+
+def _engine(point: str) -> tuple[Engine, _Failing]:
+    pods = [make_pod("p", cpu="1")]
+    engine = Engine(default_config(), Cluster(nodes=[make_node("n1")], pods=pods))
+    fwk = engine.frameworks["default-scheduler"]
+    plugin = _Failing()
+    fwk.reserve_plugins.append(plugin)
+    if point == "prebind":
+        plugin.failures = 0
+        fwk.pre_bind_plugins.append(plugin)
+        plugin.failures = 1
+        fwk.reserve_plugins.remove(plugin)
+        fwk.reserve_plugins.append(_NoopReserve(plugin))  # so Unreserve is seen
+    return engine, plugin
+
+
+class _NoopReserve:
+    name = "Gatekeeper"
+
+    def __init__(self, inner: _Failing) -> None:
+        self.inner = inner
+
+    def reserve(self, state: CycleState, pod: Pod, node: str) -> None:
+        return None
+
+    def unreserve(self, state: CycleState, pod: Pod, node: str) -> None:
+        self.inner.calls.append("unreserve")
+
+
+def _summary(engine: Engine) -> list[tuple[Any, ...]]:
+    return [(a.result, a.node, a.message, a.time) for a in engine.plan.attempts]
+
+
+def _outcome(engine: Engine) -> tuple[str, str]:
+    decision = engine.plan.decisions[-1]
+    return decision.outcome, decision.message
+
+
+def test_reserve_failure_unreserves_forgets_and_waits_for_a_change() -> None:
+    engine, plugin = _engine("reserve")
+    engine.run()
+    message = "0/1 nodes are available: 1 reserve said no."
+    # Nothing changes afterwards in this cluster, so the pod stays unschedulable.
+    assert _summary(engine) == [("Rejected", "n1", message, 0.0)]
+    assert plugin.calls == ["reserve", "unreserve"]
+    node = engine.snapshot.get("n1")
+    assert node is not None and node.pods == []
+    assert _outcome(engine) == ("Unschedulable", message)
+
+
+def test_prebind_rejection_unreserves_forgets_and_requeues_without_moving_itself() -> None:
+    engine, plugin = _engine("prebind")
+    engine.run()
+    message = "0/1 nodes are available: 1 prebind said no."
+    assert _summary(engine) == [("Rejected", "n1", message, 0.0)]
+    assert plugin.calls == ["prebind", "unreserve"]
+    node = engine.snapshot.get("n1")
+    assert node is not None and node.pods == []
+    assert _outcome(engine) == ("Unschedulable", message)
