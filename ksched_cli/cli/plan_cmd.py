@@ -124,6 +124,7 @@ def plan(
       ksched plan examples/storage --explain-pod default/ssd-1
       ksched plan snapshot.yaml --config bin-packing -o wide
       ksched plan cluster/ --config my-profile.yaml -o json --explain
+      ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
     """
     cfg, loaded = _load_or_exit(config, paths, explain_pod)
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders)

@@ -228,10 +228,16 @@ class SchedulingCycle:
             if not bound:
                 status = fwk.run_bind(state, pod, host)
         if status is not None and status.code not in (Code.SUCCESS,):
+            # handleBindingCycleError: a rejection moves the other pods after this one is
+            # requeued (so not itself); an error moves everything first.
             fwk.run_unreserve(state, pod, host)
             self._forget(pod, host)
-            engine.cluster_changed()
-            self._single_node_failure(info, 0, attempt, host, status)
+            if status.is_rejected():
+                self._single_node_failure(info, 0, attempt, host, status)
+                engine.queue.move_all(engine.clock, exclude=pod.uid)
+            else:
+                engine.cluster_changed()
+                self._single_node_failure(info, 0, attempt, host, status)
             return
         pod.start_time = engine.start_time_now()
         engine.decide(pod, rec.SCHEDULED, node=host)

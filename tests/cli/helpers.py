@@ -34,22 +34,33 @@ def readme_commands(example: str) -> list[list[str]]:
     for line in text.splitlines():
         match = _COMMAND.match(line)
         if match:
-            commands.append(shlex.split(match["args"].split("|")[0]))
+            args = shlex.split(match["args"].split("|")[0])
+            # Commands that call a live extender are tested in tests/extender instead.
+            if "--extender-mode" in args and args[args.index("--extender-mode") + 1] == "call":
+                continue
+            commands.append(args)
     return commands
 
 
 def config_args(example: str) -> list[str]:
-    """``--config X`` as the README's first command gives it (none: the default profile)."""
+    """``--config X`` and ``--extender-mode X`` as the README's first command gives them."""
     first = readme_commands(example)[0]
-    for flag in ("--config", "-c"):
+    args = []
+    for flag in ("--config", "-c", "--extender-mode"):
         if flag in first:
-            return [flag, first[first.index(flag) + 1]]
-    return []
+            args += [flag, first[first.index(flag) + 1]]
+    return args
+
+
+def manifest_path(example: str) -> str:
+    """The manifests the README's first command plans (a file or the example directory)."""
+    first = readme_commands(example)[0]
+    return first[0] if first and not first[0].startswith("-") else f"examples/{example}"
 
 
 def plan_json(monkeypatch: pytest.MonkeyPatch, example: str) -> tuple[int, dict[str, Any]]:
     """Exit code and ``-o json --explain`` document of an example, planned as its README says."""
-    result = run(monkeypatch, f"examples/{example}", *config_args(example), "-o", "json",
+    result = run(monkeypatch, manifest_path(example), *config_args(example), "-o", "json",
                  "--explain")
     assert result.stderr == "", result.stderr
     doc: dict[str, Any] = json.loads(result.stdout)

@@ -87,6 +87,10 @@ EXPECTED: dict[str, tuple[int, dict[str, Outcome]]] = {
         "default/etl-1": Outcome("Gated", message="waiting for scheduling gates"),
         "default/etl-2": Outcome("Gated"),
     }),
+    "extender": (2, {
+        "default/web-0": Outcome(S, "node-b"),
+        "default/legacy": Outcome(U, message="1 rack is being retired, 2 node(s) didn't match"),
+    }),
     "storage": (2, {
         "default/web-0": Outcome(S, "node-a2"),
         "default/ssd-0": Outcome(S, "node-b1"),

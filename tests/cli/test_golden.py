@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .helpers import config_args, run
+from .helpers import config_args, manifest_path, run
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -22,6 +22,7 @@ EXAMPLES: dict[str, tuple[list[str], int]] = {
     "preemption": (["default/payments"], 0),
     "gang": (["default/training-0", "default/etl-0"], 2),
     "storage": (["default/web-0", "default/ssd-1"], 2),
+    "extender": (["default/web-0"], 2),
 }
 FORMATS: dict[str, list[str]] = {
     "table.txt": [],
@@ -32,7 +33,7 @@ FORMATS: dict[str, list[str]] = {
 
 
 def _args(example: str, fmt: str) -> list[str]:
-    base = [f"examples/{example}", *config_args(example)]
+    base = [manifest_path(example), *config_args(example)]
     if fmt == "explain-pod.txt":
         pods = EXAMPLES[example][0]
         return base + [arg for pod in pods for arg in ("--explain-pod", pod)]

@@ -171,3 +171,15 @@ def test_skip_mode_calls_nothing(tmp_path: Path) -> None:
         result = plan(tmp_path, cfg, three_nodes(tmp_path), extender_mode="skip")
     assert outcome(result)[0] == rec.SCHEDULED
     assert fake.calls == []
+
+
+def test_ignorable_preempt_failure_leaves_the_candidates(tmp_path: Path) -> None:
+    fake = FakeExtender({"preempt": lambda body: {}}, status=503)
+    with serving(fake):
+        cfg = config_text(extender(fake.url, preemptVerb="preempt", ignorable=True))
+        result = plan(tmp_path, cfg, _preemption_cluster(tmp_path))
+    assert outcome(result)[0] == rec.SCHEDULED
+    # Without nodeCacheCapable the victims go out as full pods.
+    victims = fake.calls[0][1]["NodeNameToVictims"]
+    assert victims["a"]["Pods"][0]["metadata"]["name"] == "low-a"
+    assert "preempt failed, skipped as ignorable" in result.warnings[0]
