@@ -10,11 +10,12 @@ import click
 import yaml
 
 from ..diff.model import FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE, DiffResult
-from ..diff.run import SideInput, run_diff
+from ..diff.run import ExtenderUse, SideInput, run_diff
 from ..errors import KschedError
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
+from .extender_opts import MODE_HELP, finish, setup, validate_mode
 from .progress import progress_line
 
 EXIT_NO_CHANGE = 0
@@ -84,9 +85,14 @@ def _render(result: DiffResult, output: str) -> str:
               default=FAIL_ON_ANY, show_default=True,
               help="any: exit 3 on any placement change; unschedulable: only when a pod "
                    "becomes unschedulable or preempted.")
+@click.option("--extender-mode", "extender_mode", default="call", show_default=True,
+              metavar="call|skip|stub=FILE", callback=validate_mode, help=MODE_HELP)
+@click.option("--record-extenders", "record_extenders", type=click.Path(dir_okay=False),
+              metavar="FILE", help="Write every extender request and reply of both plans to FILE.")
 def diff(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...], output: str, fail_on: str,
+    extender_mode: str, record_extenders: str | None,
 ) -> None:
     """Plan the same manifests under two profiles (or two manifest sets under one
     profile) and report what changes: the effective-config diff, pods whose outcome
@@ -109,8 +115,11 @@ def diff(
     """
     base_side, head_side = _sides(paths, base, head, config, base_manifests, head_manifests)
     try:
+        ext = setup(None, extender_mode, record_extenders)
         with progress_line() as progress:
-            result = run_diff(base_side, head_side, progress)
+            use = ExtenderUse(ext.mode, ext.transport)
+            result = run_diff(base_side, head_side, progress, use)
+        finish(ext)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)

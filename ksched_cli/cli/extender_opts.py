@@ -32,8 +32,9 @@ def validate_mode(ctx: click.Context, param: click.Parameter, value: str) -> str
     raise click.BadParameter("expected call, skip or stub=FILE", ctx, param)
 
 
-def setup(cfg: SchedulerConfig, mode: str, record: str | None) -> ExtenderSetup:
-    count = len(cfg.extender_configs)
+def setup(cfg: SchedulerConfig | None, mode: str, record: str | None) -> ExtenderSetup:
+    """The transport for ``mode``; ``cfg`` (None for several configs) words the skip notice."""
+    count = len(cfg.extender_configs) if cfg is not None else 0
     if mode == "skip":
         notice = (
             f"extenders skipped (--extender-mode skip): the {count} configured extender(s) "

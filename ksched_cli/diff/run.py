@@ -10,6 +10,7 @@ from ..config.load import check_config
 from ..config.types import SchedulerConfig
 from ..engine.engine import Engine, EngineOptions
 from ..errors import KschedError
+from ..extender.transport import Transport
 from ..manifests.loader import load_cluster
 from .compare import Planned, compare
 from .config_diff import diff_configs
@@ -32,8 +33,19 @@ def load_effective(path_or_name: str) -> tuple[SchedulerConfig, dict[str, Any]]:
     return checked.config, checked.effective
 
 
+@dataclass(frozen=True)
+class ExtenderUse:
+    """How both sides reach configured extenders (see cli/extender_opts.py)."""
+
+    mode: str = "call"
+    transport: Transport | None = None
+
+
 def plan_side(
-    config: SchedulerConfig, manifests: Sequence[str], progress: Progress = None
+    config: SchedulerConfig,
+    manifests: Sequence[str],
+    progress: Progress = None,
+    extenders: ExtenderUse = ExtenderUse(),
 ) -> tuple[Planned, list[str]]:
     """Plan ``manifests`` on a freshly loaded cluster (a run binds and deletes its pods)."""
     loaded = load_cluster(list(manifests))
@@ -41,19 +53,35 @@ def plan_side(
     running = {p.key: p.node_name for p in cluster.pods if p.node_name}
     nodes = frozenset(n.name for n in cluster.nodes)
     # Ties always go to the lowest node name, so both sides are reproducible.
-    options = EngineOptions(tie_break="lowest-name", progress=progress, record="weighted")
+    options = EngineOptions(
+        tie_break="lowest-name",
+        progress=progress,
+        record="weighted",
+        extender_mode=extenders.mode,
+        extender_transport=extenders.transport,
+    )
     plan = Engine(config, cluster, options).run()
-    return Planned(plan, running, nodes), loaded.warnings
+    return Planned(plan, running, nodes), loaded.warnings + plan.warnings
 
 
-def run_diff(base: SideInput, head: SideInput, progress: Progress = None) -> DiffResult:
+def run_diff(
+    base: SideInput,
+    head: SideInput,
+    progress: Progress = None,
+    extenders: ExtenderUse = ExtenderUse(),
+) -> DiffResult:
     """Both plans and their differences; input and config problems raise KschedError."""
     if not base.manifests or not head.manifests:
         raise KschedError("no manifests to plan: give PATH... or --base-manifests/--head-manifests")
     base_config, base_effective = load_effective(base.config)
     head_config, head_effective = load_effective(head.config)
-    base_planned, base_warnings = plan_side(base_config, base.manifests, progress)
-    head_planned, head_warnings = plan_side(head_config, head.manifests, progress)
+    base_planned, base_warnings = plan_side(base_config, base.manifests, progress, extenders)
+    head_planned, head_warnings = plan_side(head_config, head.manifests, progress, extenders)
+    if extenders.mode == "skip" and (base_config.extender_configs or head_config.extender_configs):
+        base_warnings.append(
+            "extenders skipped (--extender-mode skip): configured extenders took no part "
+            "in either plan"
+        )
     changes, pods = compare(base_planned, head_planned)
     return DiffResult(
         base=_side(base, base_planned),

@@ -56,3 +56,45 @@ def test_an_unreadable_stub_is_an_input_error(tmp_path: Path) -> None:
     result = _plan(str(three_nodes(tmp_path)), "--extender-mode", f"stub={tmp_path}/none.json")
     assert result.exit_code == 1
     assert "cannot read extender stub" in result.stderr
+
+
+def test_diff_replays_extender_stubs_on_both_sides() -> None:
+    from ksched_cli.cli.main import _register, cli
+
+    _register()
+    ex = "examples/extender/"
+    args = [
+        "diff",
+        "--base",
+        ex + "config.yaml",
+        "--head",
+        "default",
+        ex + "cluster.yaml",
+        "--extender-mode",
+        "stub=" + ex + "stub.json",
+        "-o",
+        "json",
+    ]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 3, result.stderr
+    assert '"default/web-0"' in result.stdout and "filtered by Extender" in result.stdout
+
+
+def test_diff_skip_mode_says_so() -> None:
+    from ksched_cli.cli.main import _register, cli
+
+    _register()
+    ex = "examples/extender/"
+    args = [
+        "diff",
+        "--base",
+        ex + "config.yaml",
+        "--head",
+        ex + "config.yaml",
+        ex + "cluster.yaml",
+        "--extender-mode",
+        "skip",
+    ]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0
+    assert "extenders skipped (--extender-mode skip)" in result.stderr
