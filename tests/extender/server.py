@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -49,13 +50,22 @@ def _handler(fake: FakeExtender) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def serving(fake: FakeExtender) -> Iterator[FakeExtender]:
-    """Serve ``fake`` on an ephemeral loopback port for the ``with`` block."""
+def serving(fake: FakeExtender, tls: tuple[str, str] | None = None) -> Iterator[FakeExtender]:
+    """Serve ``fake`` on an ephemeral loopback port for the ``with`` block.
+
+    ``tls`` is (certificate file, key file) to serve HTTPS instead of HTTP.
+    """
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fake))
     server.daemon_threads = True
+    scheme = "http"
+    if tls is not None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        scheme = "https"
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.start()
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
+    fake.url = f"{scheme}://127.0.0.1:{server.server_address[1]}"
     try:
         yield fake
     finally:

@@ -26,9 +26,18 @@ from ..config.helpers import check, findings
             "  managedResources:\n  - name: example.com/gpu\n    ignoredByScheduler: true\n"
             "  tlsConfig: {insecure: true, serverName: ext}\n",
             Extender(
-                "https://e/sched", "f", "pr", "p", "b", 3, True,
+                "https://e/sched",
+                "f",
+                "pr",
+                "p",
+                "b",
+                3,
+                True,
                 ExtenderTLSConfig(insecure=True, server_name="ext"),
-                90.0, True, ("example.com/gpu",), True,
+                90.0,
+                True,
+                ("example.com/gpu",),
+                True,
             ),
             id="every field",
         ),
@@ -50,26 +59,34 @@ def test_typed_extenders(tmp_path: Path, body: str, want: Extender) -> None:
     [
         pytest.param(
             "- urlPrefix: http://e\n  prioritizeVerb: p\n",
-            ["4:3 error extenders[0].weight: Invalid value: 0: must have a positive weight "
-             "applied to it"],
+            [
+                "4:3 error extenders[0].weight: Invalid value: 0: must have a positive weight "
+                "applied to it"
+            ],
             id="prioritize needs a weight",
         ),
         pytest.param(
             "- urlPrefix: http://e\n  prioritizeVerb: p\n  weight: -1\n",
-            ["6:3 error extenders[0].weight: Invalid value: -1: must have a positive weight "
-             "applied to it"],
+            [
+                "6:3 error extenders[0].weight: Invalid value: -1: must have a positive weight "
+                "applied to it"
+            ],
             id="negative weight",
         ),
         pytest.param(
             "- urlPrefix: http://a\n  bindVerb: b\n- urlPrefix: http://b\n  bindVerb: b\n",
-            ['3:1 error extenders: Invalid value: "found 2 extenders implementing bind": '
-             "only one extender can implement bind"],
+            [
+                '3:1 error extenders: Invalid value: "found 2 extenders implementing bind": '
+                "only one extender can implement bind"
+            ],
             id="one binder",
         ),
         pytest.param(
             "- urlPrefix: http://e\n  managedResources:\n  - name: kubernetes.io/gpu\n",
-            ['6:5 error extenders[0].managedResources[0].name: Invalid value: '
-             '"kubernetes.io/gpu": is an invalid extended resource name'],
+            [
+                "6:5 error extenders[0].managedResources[0].name: Invalid value: "
+                '"kubernetes.io/gpu": is an invalid extended resource name'
+            ],
             id="kubernetes.io names are not extended resources",
         ),
         pytest.param(
