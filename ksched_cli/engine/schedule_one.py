@@ -137,7 +137,7 @@ def _find_nodes_that_pass_filters(
     if num_all == 0:
         return []
     to_find = sampler.num_feasible_nodes_to_find(fwk.profile.percentage_of_nodes_to_score, num_all)
-    if not fwk.has_score_plugins():
+    if not fwk.has_score_plugins() and not sampler.extenders.filter_or_score():
         to_find = 1
     start = sampler.next_start_node_index
     if not fwk.has_filter_plugins():

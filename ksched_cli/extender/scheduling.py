@@ -31,6 +31,10 @@ class Extenders:
     def __bool__(self) -> bool:
         return bool(self.items)
 
+    def filter_or_score(self) -> bool:
+        """hasExtenderFilters() || an extender IsPrioritizer(): sampling looks further."""
+        return any(e.config.filter_verb or e.config.prioritize_verb for e in self.items)
+
     def warn(self, text: str) -> None:
         if text not in self.warnings:  # one line per distinct failure, not per attempt
             self.warnings.append(text)

@@ -183,3 +183,23 @@ def test_ignorable_preempt_failure_leaves_the_candidates(tmp_path: Path) -> None
     victims = fake.calls[0][1]["NodeNameToVictims"]
     assert victims["a"]["Pods"][0]["metadata"]["name"] == "low-a"
     assert "preempt failed, skipped as ignorable" in result.warnings[0]
+
+
+def test_a_filtering_extender_keeps_sampling_on_without_score_plugins(tmp_path: Path) -> None:
+    """With no Score plugin, one feasible node suffices, unless an extender filters."""
+    seen: list[list[str]] = []
+
+    def keep_all(body: Any) -> Any:
+        seen.append(node_names(body))
+        return {"NodeNames": node_names(body), "FailedNodes": {}}
+
+    no_scores = (
+        "profiles:\n- schedulerName: default-scheduler\n"
+        "  plugins:\n    score:\n      disabled:\n      - name: '*'\n"
+    )
+    with serving(FakeExtender({"filter": keep_all})) as fake:
+        text = (
+            config_text(extender(fake.url, filterVerb="filter", nodeCacheCapable=True)) + no_scores
+        )
+        plan(tmp_path, text, three_nodes(tmp_path))
+    assert seen == [["a", "b", "c"]]
