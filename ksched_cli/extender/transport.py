@@ -9,14 +9,17 @@ from __future__ import annotations
 import base64
 import json
 import socket
-import ssl
 import tempfile
-import urllib.error
-import urllib.request
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config.types import Extender
+
+if TYPE_CHECKING:
+    import ssl
+
+# ssl and urllib are imported where calls are made: most plans have no extenders, and
+# their import is a noticeable part of the command's start-up time.
 
 
 class ExtenderError(Exception):
@@ -35,6 +38,8 @@ def _pem_file(data: str, suffix: str) -> str:
 
 
 def ssl_context(ext: Extender) -> ssl.SSLContext:
+    import ssl
+
     """makeTransport: with enableHTTPS and no CA, the server certificate is not verified."""
     tls = ext.tls_config
     ca_file = tls.ca_file if tls else ""
@@ -64,6 +69,9 @@ class HTTPTransport:
     """POST with a JSON body; one timeout on the wall clock for the whole exchange."""
 
     def post(self, ext: Extender, verb: str, url: str, body: Any) -> Any:
+        import urllib.error
+        import urllib.request
+
         data = json.dumps(body).encode()
         request = urllib.request.Request(
             url, data=data, method="POST", headers={"Content-Type": "application/json"}
