@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -9,8 +10,32 @@ import click
 from .. import KUBE_SCHEDULER_VERSION, __version__
 from ..errors import KschedError
 
+# Sub-command -> module defining it. A command's module is imported only when that
+# command runs (or help lists it): start-up time adds up over many short plans.
+COMMANDS = {
+    "plan": "plan_cmd",
+    "validate": "validate_cmd",
+    "diff": "diff_cmd",
+    "profiles": "profiles_cmd",
+    "plugins": "plugins_cmd",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in COMMANDS:
+            module = importlib.import_module(f"{__package__}.{COMMANDS[cmd_name]}")
+            found = getattr(module, cmd_name)
+            assert isinstance(found, click.Command)
+        return found
+
 
 @click.group(
+    cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.version_option(
@@ -40,7 +65,6 @@ def _register() -> None:
 
 
 def main() -> None:
-    _register()
     try:
         cli.main(standalone_mode=True)
     except KschedError as exc:  # commands normally render their own errors; this is the backstop

@@ -12,13 +12,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
 if TYPE_CHECKING:
     from .nodeinfo import NodeInfo
 
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    BoolArray = npt.NDArray[np.bool_]
+else:  # numpy.typing costs tens of milliseconds to import; annotations only need a name
+    IntArray = BoolArray = np.ndarray
 
 
 class NodeColumns:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from tabulate import tabulate
-
 from ..diff.model import DiffResult, Side
 from .diff_common import config_rows, pod_rows, summary_line, truncate
+from .tabular import tabulate
 
 WHY_WIDTH = 120
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tabulate import tabulate
-
 from ..engine.records import Attempt, Plan
+from .tabular import tabulate
 
 
 def _filtered_lines(a: Attempt) -> list[str]:
