@@ -75,21 +75,19 @@ class NodeColumns:
             column[i] = count(ni)
 
     def scalar_requested(self, name: str) -> IntArray:
-        column = self._scalar_req.get(name)
-        if column is None:
-            column = np.array(
-                [ni.requested.scalar_resources.get(name, 0) for ni in self.infos], dtype=np.int64
-            )
-            self._scalar_req[name] = column
-        return column
+        """Kept current by update() once created."""
+        return self._scalar(self._scalar_req, name, lambda ni: ni.requested)
 
     def scalar_allocatable(self, name: str) -> IntArray:
-        column = self._scalar_alloc.get(name)
+        return self._scalar(self._scalar_alloc, name, lambda ni: ni.allocatable)
+
+    def _scalar(self, cache: dict[str, IntArray], name: str, resource: Any) -> IntArray:
+        column = cache.get(name)
         if column is None:
             column = np.array(
-                [ni.allocatable.scalar_resources.get(name, 0) for ni in self.infos], dtype=np.int64
+                [resource(ni).scalar_resources.get(name, 0) for ni in self.infos], dtype=np.int64
             )
-            self._scalar_alloc[name] = column
+            cache[name] = column
         return column
 
     def match_counts(self, key: Any, count: Any) -> IntArray:

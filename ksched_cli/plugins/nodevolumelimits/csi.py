@@ -22,18 +22,16 @@ from .csi_translation import (
 )
 from .utils import (
     ERR_REASON_MAX_VOLUME_COUNT,
+    claim_for_limits,
     claim_of,
     cluster_of,
     csi_attach_limit_key,
-    ephemeral_owner_error,
     get_csi_node,
     get_pv,
-    get_pvc,
     get_storage_class,
     is_csi_migration_on,
     is_ephemeral,
     node_volume_limits,
-    pvc_not_found,
 )
 
 NAME = "NodeVolumeLimits"
@@ -100,19 +98,11 @@ class Plugin:
                 if error is not None:
                     return as_error(error)
                 continue
-            name, ephemeral = claim
-            if not name:
-                return as_error("PersistentVolumeClaim had no name")
-            pvc = get_pvc(cluster, pod.namespace, name)
+            pvc, status = claim_for_limits(cluster, pod, vol, new_pod)
+            if status is not None:
+                return status
             if pvc is None:
-                if new_pod:  # the pod cannot run before its claim exists
-                    return Status(
-                        Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
-                        f"looking up PVC {pod.namespace}/{name}: {pvc_not_found(name)}",
-                    )
                 continue
-            if ephemeral and (error := ephemeral_owner_error(pod, pvc)) is not None:
-                return as_error(error)
             driver, handle = self._driver_info(csi_node, pvc)
             if driver and handle:
                 result[f"{driver}/{handle}"] = csi_attach_limit_key(driver)

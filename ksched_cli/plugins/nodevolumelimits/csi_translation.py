@@ -37,12 +37,21 @@ class InTreePlugin:
 
 
 IN_TREE_PLUGINS = (
-    InTreePlugin("gcePersistentDisk", "kubernetes.io/gce-pd", "pd.csi.storage.gke.io",
-                 "topology.gke.io/zone"),
-    InTreePlugin("awsElasticBlockStore", "kubernetes.io/aws-ebs", "ebs.csi.aws.com",
-                 "topology.ebs.csi.aws.com/zone"),
-    InTreePlugin("cinder", "kubernetes.io/cinder", "cinder.csi.openstack.org",
-                 "topology.cinder.csi.openstack.org/zone"),
+    InTreePlugin(
+        "gcePersistentDisk", "kubernetes.io/gce-pd", "pd.csi.storage.gke.io", "topology.gke.io/zone"
+    ),
+    InTreePlugin(
+        "awsElasticBlockStore",
+        "kubernetes.io/aws-ebs",
+        "ebs.csi.aws.com",
+        "topology.ebs.csi.aws.com/zone",
+    ),
+    InTreePlugin(
+        "cinder",
+        "kubernetes.io/cinder",
+        "cinder.csi.openstack.org",
+        "topology.cinder.csi.openstack.org/zone",
+    ),
     InTreePlugin("azureDisk", "kubernetes.io/azure-disk", "disk.csi.azure.com"),
     InTreePlugin("azureFile", "kubernetes.io/azure-file", "file.csi.azure.com"),
     InTreePlugin("vsphereVolume", "kubernetes.io/vsphere-volume", "csi.vsphere.vmware.com"),
@@ -168,8 +177,9 @@ def _values(affinity: NodeSelector | None, key: str) -> list[str]:
     """getTopologyValues: every value given for ``key`` in any term."""
     if affinity is None:
         return []
-    return sorted({v for t in affinity.terms for r in t.match_expressions if r.key == key
-                   for v in r.values})
+    return sorted(
+        {v for t in affinity.terms for r in t.match_expressions if r.key == key for v in r.values}
+    )
 
 
 def _topology_labels(pv: PersistentVolume) -> tuple[str, str]:
@@ -190,10 +200,12 @@ def _rename_key(affinity: NodeSelector, old: str, new: str) -> NodeSelector:
     def rename(r: Requirement) -> Requirement:
         return replace(r, key=new) if r.key == old else r
 
-    return NodeSelector(tuple(
-        replace(t, match_expressions=tuple(rename(r) for r in t.match_expressions))
-        for t in affinity.terms
-    ))
+    return NodeSelector(
+        tuple(
+            replace(t, match_expressions=tuple(rename(r) for r in t.match_expressions))
+            for t in affinity.terms
+        )
+    )
 
 
 def _add_topology(affinity: NodeSelector | None, key: str, zones: list[str]) -> NodeSelector | None:
@@ -202,9 +214,9 @@ def _add_topology(affinity: NodeSelector | None, key: str, zones: list[str]) -> 
         return affinity  # the translator ignores this error
     terms = affinity.terms if affinity is not None and affinity.terms else (NodeSelectorTerm(),)
     req = Requirement(key, "In", tuple(cleaned))
-    return NodeSelector(tuple(
-        replace(t, match_expressions=(*t.match_expressions, req)) for t in terms
-    ))
+    return NodeSelector(
+        tuple(replace(t, match_expressions=(*t.match_expressions, req)) for t in terms)
+    )
 
 
 def translate_pv_affinity(pv: PersistentVolume, plugin: InTreePlugin) -> NodeSelector | None:

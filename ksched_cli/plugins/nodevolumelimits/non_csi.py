@@ -17,7 +17,7 @@ from ...api.storage import PersistentVolume, PersistentVolumeClaim
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
-from ...framework.status import Code, Status, as_error
+from ...framework.status import Code, Status
 from ...framework.types import PreFilterResult
 from .csi import UNBOUND_ID_PREFIX
 from .utils import (
@@ -26,16 +26,14 @@ from .utils import (
     CINDER_PLUGIN,
     ERR_REASON_MAX_VOLUME_COUNT,
     GCE_PD_PLUGIN,
+    claim_for_limits,
     claim_of,
     cluster_of,
-    ephemeral_owner_error,
     get_csi_node,
     get_pv,
-    get_pvc,
     get_storage_class,
     is_csi_migration_on,
     node_volume_limits,
-    pvc_not_found,
     volume_member,
 )
 
@@ -77,14 +75,34 @@ class VolumeFilter:
         return str(pv.source.raw.get(self.id_field, ""))
 
 
-EBS = VolumeFilter("awsElasticBlockStore", "volumeID", AWS_EBS_PLUGIN,
-                   "attachable-volumes-aws-ebs", max_ebs_volumes)
-GCE_PD = VolumeFilter("gcePersistentDisk", "pdName", GCE_PD_PLUGIN,
-                      "attachable-volumes-gce-pd", lambda _: DEFAULT_MAX_GCE_PD_VOLUMES)
-AZURE_DISK = VolumeFilter("azureDisk", "diskName", AZURE_DISK_PLUGIN,
-                          "attachable-volumes-azure-disk", lambda _: DEFAULT_MAX_AZURE_DISK_VOLUMES)
-CINDER = VolumeFilter("cinder", "volumeID", CINDER_PLUGIN,
-                      "attachable-volumes-cinder", lambda _: DEFAULT_MAX_CINDER_VOLUMES)
+EBS = VolumeFilter(
+    "awsElasticBlockStore",
+    "volumeID",
+    AWS_EBS_PLUGIN,
+    "attachable-volumes-aws-ebs",
+    max_ebs_volumes,
+)
+GCE_PD = VolumeFilter(
+    "gcePersistentDisk",
+    "pdName",
+    GCE_PD_PLUGIN,
+    "attachable-volumes-gce-pd",
+    lambda _: DEFAULT_MAX_GCE_PD_VOLUMES,
+)
+AZURE_DISK = VolumeFilter(
+    "azureDisk",
+    "diskName",
+    AZURE_DISK_PLUGIN,
+    "attachable-volumes-azure-disk",
+    lambda _: DEFAULT_MAX_AZURE_DISK_VOLUMES,
+)
+CINDER = VolumeFilter(
+    "cinder",
+    "volumeID",
+    CINDER_PLUGIN,
+    "attachable-volumes-cinder",
+    lambda _: DEFAULT_MAX_CINDER_VOLUMES,
+)
 
 
 class NonCSILimits:
@@ -136,23 +154,12 @@ class NonCSILimits:
             if volume_id is not None:
                 ids.add(volume_id)
                 continue
-            claim = claim_of(pod, vol)
-            if claim is None:
-                continue
-            name, ephemeral = claim
-            if not name:
-                return as_error("PersistentVolumeClaim had no name")
-            pvc = get_pvc(cluster, pod.namespace, name)
-            if pvc is None:
-                if new_pod:  # the pod cannot run before its claim exists
-                    return Status(
-                        Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
-                        f"looking up PVC {pod.namespace}/{name}: {pvc_not_found(name)}",
-                    )
-                continue
-            if ephemeral and (error := ephemeral_owner_error(pod, pvc)) is not None:
-                return as_error(error)
-            self._add_claim_volume(pod, pvc, ids)
+            pvc, status = claim_for_limits(cluster, pod, vol, new_pod)
+            if status is not None:
+                return status
+            if pvc is not None:
+                self._add_claim_volume(pod, pvc, ids)
+
         return None
 
     def _add_claim_volume(self, pod: Pod, pvc: PersistentVolumeClaim, ids: set[str]) -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ...api.pod import Pod, Volume
 from ...api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from ...framework.nodeinfo import NodeInfo
+from ...framework.status import Code, Status, as_error
 
 if TYPE_CHECKING:
     from ...engine.cluster import Cluster
@@ -127,3 +128,30 @@ def is_csi_migration_on(csi_node: CSINode | None, plugin: str) -> bool:
     if csi_node is None or not plugin or not is_migration_enabled(plugin):
         return False
     return plugin in migrated_plugins(csi_node)
+
+
+def claim_for_limits(
+    cluster: Cluster, pod: Pod, volume: Volume, new_pod: bool
+) -> tuple[PersistentVolumeClaim | None, Status | None]:
+    """The claim behind ``volume`` as the limit plugins count it.
+
+    (None, None): no claim to count (not a claim volume, or a missing claim of a pod
+    already on a node); (None, status): the filter fails with ``status``.
+    """
+    claim = claim_of(pod, volume)
+    if claim is None:
+        return None, None
+    name, ephemeral = claim
+    if not name:
+        return None, as_error("PersistentVolumeClaim had no name")
+    pvc = get_pvc(cluster, pod.namespace, name)
+    if pvc is None:
+        if new_pod:  # the pod cannot run before its claim exists
+            return None, Status(
+                Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                f"looking up PVC {pod.namespace}/{name}: {pvc_not_found(name)}",
+            )
+        return None, None
+    if ephemeral and (error := ephemeral_owner_error(pod, pvc)) is not None:
+        return None, as_error(error)
+    return pvc, None
