@@ -79,8 +79,8 @@ class SchedulingCycle:
         attempt.profile = fwk.scheduler_name
         if post is not None:
             attempt.victims = [v.key for v in post.victims]
-            if post.detail is not None:
-                attempt.detail["preemption"] = post.detail
+            if post.detail is not None and self.engine.options.record != "summary":
+                attempt.detail["preemption"] = post.detail()
         rejectors = bool(diag.unschedulable_plugins or diag.pending_plugins)
         self._failure(info, cycle, message, nominate, rejectors)
         if post is not None and nominate:

@@ -13,6 +13,7 @@ from ..extender.client import HTTPExtender
 from ..extender.scheduling import Extenders
 from ..extender.transport import Transport
 from ..framework.interface import WaitingPod
+from ..framework.nominations import Nominations
 from ..framework.podinfo import PodInfo
 from ..framework.types import QueuedPodInfo
 from . import records as rec
@@ -105,6 +106,9 @@ class Engine:
 
     def nominated_node_names(self) -> list[str]:
         return self.nominator.node_names()
+
+    def nominations(self) -> Nominations:
+        return self.nominator.nominations()
 
     def waiting_pods(self) -> list[WaitingPod]:
         return list(self.permits.in_order())

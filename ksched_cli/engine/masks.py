@@ -17,12 +17,13 @@ from ..framework.cycle_state import CycleState
 from ..framework.interface import FilterPlugin
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
-from ..plugins.resource_only import filter_with_nominated_pods, resource_only
+from ..plugins.noderesources.fit import NAME as FIT
+from ..plugins.resource_only import fit_with_nominated_statuses, resource_only
 from .runtime import filter_failure
 from .walk import Failed, check_status, visit
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from .runtime import Framework
 
@@ -49,9 +50,8 @@ def walk_with_masks(
     vector = [m for _, m in masks if m is not None]
     passing = np.logical_and.reduce(vector) if vector else np.ones(columns.size, dtype=np.bool_)
     special = np.zeros(columns.size, dtype=np.bool_)
-    special[
-        [i for name in fwk.nominated_node_names() if (i := _index_of(columns, name)) is not None]
-    ] = True
+    by_name = columns.by_name
+    special[[by_name[n].column_index for n in fwk.nominated_node_names() if n in by_name]] = True
     clear = passing[order] & ~special[order]
     if len(vector) < len(masks):
         return _walk_mixed(fwk, state, pod, columns, order, special, masks, to_find)
@@ -59,13 +59,18 @@ def walk_with_masks(
     extra: list[int] = []
     failed: Failed = []
     # Nodes with nominated pods may still pass: check them one by one, in order.
-    by_resources = fwk.vectorize and resource_only(fwk, state)
-    for p in np.flatnonzero(special[order]).tolist():
+    at_special = np.flatnonzero(special[order])
+    known = (
+        _nominated_statuses(fwk, state, pod, columns, masks, order[at_special])
+        if fwk.vectorize and resource_only(fwk, state)
+        else None
+    )
+    for k, p in enumerate(at_special.tolist()):
         if int(cum[p]) + len(extra) >= to_find:
             break
         ni = columns.infos[int(order[p])]
-        if by_resources:
-            status = filter_with_nominated_pods(fwk, state, pod, ni)
+        if known is not None:
+            status = known(k)
         else:
             status = fwk.run_filter_with_nominated_pods(state, pod, ni)
         if check_status(status):
@@ -103,9 +108,45 @@ def _walk_mixed(
     return visit((infos[pos] for pos in order.tolist()), check, to_find)
 
 
-def _index_of(columns: NodeColumns, name: str) -> int | None:
-    info = columns.by_name.get(name)
-    return info.column_index if info is not None else None
+def _nominated_statuses(
+    fwk: Framework,
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    masks: list[tuple[FilterPlugin, BoolArray | None]],
+    positions: IntArray,
+) -> Callable[[int], Status | None]:
+    """RunFilterPluginsWithNominatedPods on the nodes at ``positions`` when filters are
+    resource-only: the other plugins' masks hold with nominated pods too, and Fit is
+    judged on the nodes' requests plus their nominated pods'."""
+    fit = fit_with_nominated_statuses(fwk, state, pod, columns, positions)
+    fit_ok = np.array(fit.codes, dtype=np.int64) == 0
+    unknown = np.zeros(len(positions), dtype=np.bool_)  # no mask: ask the plugin below
+    verdicts = np.stack(
+        [fit_ok if pl.name == FIT else unknown if m is None else m[positions] for pl, m in masks]
+    )
+    passing: list[bool] = np.all(verdicts, axis=0).tolist()
+    first: list[int] = np.argmin(verdicts, axis=0).tolist()
+    fit_index = next(k for k, (pl, _) in enumerate(masks) if pl.name == FIT)
+    by_fit = fit.all()
+
+    def status(k: int) -> Status | None:
+        if passing[k]:
+            return None
+        if first[k] == fit_index:
+            return by_fit[k]
+        i = int(positions[k])
+        for pl, mask in masks:
+            if pl.name == FIT:
+                if fit.codes[k]:
+                    return fit.status(k)
+            elif mask is None or not mask[i]:
+                found = pl.filter(state, pod, columns.infos[i])
+                if found is not None and found.code != Code.SUCCESS:
+                    return filter_failure(pl.name, found)
+        return None
+
+    return status
 
 
 def rejected_statuses(

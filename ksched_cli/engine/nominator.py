@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..api.pod import Pod
+from ..framework.nominations import Nominations
 from ..framework.podinfo import PodInfo, pod_info
 
 
@@ -10,12 +11,14 @@ class Nominator:
     def __init__(self) -> None:
         self._by_node: dict[str, list[PodInfo]] = {}
         self._node_of: dict[str, str] = {}
+        self._table = Nominations()
 
     def add(self, pod: Pod, node_name: str) -> None:
         """Nominate ``pod`` to ``node_name`` (kept in nomination order per node)."""
         self.delete(pod)
         if not node_name:
             return
+        self._table.add(node_name, pod)
         self._node_of[pod.uid] = node_name
         self._by_node.setdefault(node_name, []).append(pod_info(pod))
 
@@ -23,6 +26,7 @@ class Nominator:
         node = self._node_of.pop(pod.uid, None)
         if node is None:
             return
+        self._table.remove(pod.uid)
         infos = self._by_node[node]
         for i, info in enumerate(infos):
             if info.pod.uid == pod.uid:
@@ -39,3 +43,7 @@ class Nominator:
 
     def node_names(self) -> list[str]:
         return list(self._by_node)
+
+    def nominations(self) -> Nominations:
+        """All nominations as a table (kept up to date as nominations change)."""
+        return self._table

@@ -16,6 +16,7 @@ from ..framework import interface as fi
 from ..framework.columns import BoolArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
+from ..framework.nominations import Nominations
 from ..framework.podinfo import PodInfo
 from ..framework.status import Code, Status, as_error
 from ..framework.types import (
@@ -44,6 +45,8 @@ class EngineServices(Protocol):
     def waiting_pods(self) -> list[fi.WaitingPod]: ...
 
     def nominated_node_names(self) -> list[str]: ...
+
+    def nominations(self) -> Nominations: ...
 
     def get_waiting_pod(self, uid: str) -> fi.WaitingPod | None: ...
 
@@ -114,6 +117,9 @@ class Framework:
 
     def nominated_node_names(self) -> list[str]:
         return self._services.nominated_node_names()
+
+    def nominations(self) -> Nominations:
+        return self._services.nominations()
 
     def iterate_over_waiting_pods(self) -> list[fi.WaitingPod]:
         return self._services.waiting_pods()

@@ -14,6 +14,7 @@ from ..api.pod import Pod
 from .columns import BoolArray, IntArray, NodeColumns
 from .cycle_state import CycleState
 from .nodeinfo import NodeInfo
+from .nominations import Nominations
 from .podinfo import PodInfo
 from .status import Status
 from .types import NodeScore, PostFilterResult, PreFilterResult, QueuedPodInfo
@@ -185,6 +186,14 @@ class Handle(Protocol):
     def namespace_labels(self, namespace: str) -> Mapping[str, str]: ...
 
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
+
+    def nominated_node_names(self) -> list[str]:
+        """Nodes with nominated pods, in the order they were first nominated to."""
+        ...
+
+    def nominations(self) -> Nominations:
+        """Every nominated pod, as the nominator keeps them."""
+        ...
 
     def run_filter_plugins_with_nominated_pods(
         self, state: CycleState, pod: Pod, node_info: NodeInfo

@@ -7,8 +7,9 @@ preemptor's own failure has been handled.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from ..api.pod import Pod
@@ -49,13 +50,32 @@ class PreemptionInterface(Protocol):
         """Victims on ``node_info``; must not change ``state`` or ``node_info`` (it clones)."""
         ...
 
+    def screen_nodes(
+        self,
+        state: CycleState,
+        pod: Pod,
+        potential: Sequence[NodeInfo],
+        statuses: Mapping[str, Status],
+    ) -> Sequence[Status | None] | None:
+        """Optional shortcut: per potential node, the status ``select_victims_on_node``
+        would return when that is known without a dry run (None: run it); or None."""
+        ...
+
 
 @dataclass
 class Evaluator:
     handle: Handle
     plugin: PreemptionInterface
     state: CycleState
-    explain: list[str] = field(default_factory=list)
+    # Lines of explanation; the many per-node ones are made only when asked for.
+    explain: list[str | Callable[[], str | list[str]]] = field(default_factory=list)
+
+    def explain_lines(self) -> list[str]:
+        lines: list[str] = []
+        for entry in self.explain:
+            made = entry if isinstance(entry, str) else entry()
+            lines.extend([made] if isinstance(made, str) else made)
+        return lines
 
     def preempt(
         self, pod: Pod, statuses: Mapping[str, Status]
@@ -98,7 +118,10 @@ class Evaluator:
             return [], unresolvable
         pdbs = list(self.handle.cluster.pdbs)
         offset, num_candidates = self.plugin.offset_and_num_candidates(len(potential))
-        candidates, node_statuses = self._dry_run(pod, potential, pdbs, offset, num_candidates)
+        screened = self.plugin.screen_nodes(self.state, pod, potential, statuses)
+        candidates, node_statuses = self._dry_run(
+            pod, potential, pdbs, offset, num_candidates, screened
+        )
         node_statuses.update(unresolvable)
         return candidates, node_statuses
 
@@ -109,23 +132,32 @@ class Evaluator:
         pdbs: Sequence[PodDisruptionBudget],
         offset: int,
         num_candidates: int,
+        screened: Sequence[Status | None] | None = None,
     ) -> tuple[list[Candidate], dict[str, Status]]:
         non_violating: list[Candidate] = []
         violating: list[Candidate] = []
-        statuses: dict[str, Status] = {}
+        # Per visited node its candidacy, status, or index in ``screened``: screened
+        # statuses are only made if no candidate is found (or for the explanation).
+        visited: list[tuple[str, Candidate | Status | int]] = []
+        skip = screened.skips if isinstance(screened, Screened) else None
         for i in range(len(potential)):
+            at = (offset + i) % len(potential)
+            info = potential[at]
+            if skip is not None and skip[at]:
+                visited.append((info.name, at))
+                continue
+            known = screened[at] if screened is not None and skip is None else None
+            if known is not None:
+                visited.append((info.name, known))
+                continue
             # The plugin works on copies of the node and the state (or on neither).
-            info = potential[(offset + i) % len(potential)]
             victims, violations, status = self.plugin.select_victims_on_node(
                 self.state, pod, info, pdbs
             )
             if (status is None or status.code == Code.SUCCESS) and victims:
                 cand = Candidate(info.name, victims, violations)
                 (violating if violations else non_violating).append(cand)
-                self.explain.append(
-                    f"candidate {info.name}: victims {[v.key for v in victims]}, "
-                    f"{violations} PDB violation(s)"
-                )
+                visited.append((info.name, cand))
                 if non_violating and len(non_violating) + len(violating) >= num_candidates:
                     break
                 continue
@@ -133,9 +165,11 @@ class Evaluator:
                 status = Status(
                     Code.ERROR, error=f'expected at least one victim pod on node "{info.name}"'
                 )
-            statuses[info.name] = status
-            self.explain.append(f"not a candidate {info.name}: {status.message()}")
-        return non_violating + violating, statuses
+            visited.append((info.name, status))
+        self.explain.append(partial(_visit_lines, visited, screened))
+        if non_violating or violating:
+            return non_violating + violating, {}
+        return [], {name: _status_of(found, screened) for name, found in visited}
 
     def _call_extenders(
         self, pod: Pod, candidates: list[Candidate]
@@ -165,6 +199,34 @@ class Evaluator:
         name, criterion = pick_one_node_for_preemption(by_name)
         self.explain.append(f"decided by {criterion}")
         return by_name[name]
+
+
+class Screened(Sequence[Status | None]):
+    """A ``screen_nodes`` result whose statuses are made on demand; ``skips[k]`` says
+    whether node k has one."""
+
+    skips: list[bool]
+
+
+def _status_of(found: Candidate | Status | int, screened: Sequence[Status | None] | None) -> Status:
+    if isinstance(found, Status):
+        return found
+    assert screened is not None and isinstance(found, int)
+    status = screened[found]
+    assert status is not None
+    return status
+
+
+def _visit_lines(
+    visited: list[tuple[str, Candidate | Status | int]], screened: Sequence[Status | None] | None
+) -> list[str]:
+    return [
+        f"candidate {name}: victims {[v.key for v in found.victims]}, "
+        f"{found.num_pdb_violations} PDB violation(s)"
+        if isinstance(found, Candidate)
+        else f"not a candidate {name}: {_status_of(found, screened).message()}"
+        for name, found in visited
+    ]
 
 
 def _start_time(pod: Pod) -> float:

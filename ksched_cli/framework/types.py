@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any
 
 from ..api.pod import Pod
 from .status import Status
@@ -38,9 +42,10 @@ class PostFilterResult:
     """``nominated_node_name`` None is kube-scheduler's ModeNoop; "" clears a nomination."""
 
     nominated_node_name: str | None = None
-    # ksched detail for the plan: victims chosen by preemption, and an explanation.
+    # ksched detail for the plan: victims chosen by preemption, and an explanation
+    # (made only when the plan keeps it: dry runs can explain thousands of nodes).
     victims: list[Pod] = field(default_factory=list)
-    detail: object = None
+    detail: Callable[[], dict[str, Any]] | None = None
 
 
 @dataclass(slots=True)
@@ -81,10 +86,9 @@ class FitError(Exception):
         if diag.pre_filter_msg:
             msg += f" {diag.pre_filter_msg}."
         else:
-            histogram: dict[str, int] = {}
-            for status in diag.node_to_status.values():
-                for reason in status.all_reasons():
-                    histogram[reason] = histogram.get(reason, 0) + 1
+            statuses = diag.node_to_status.values()
+            histogram = Counter(chain.from_iterable(s.reasons for s in statuses))
+            histogram.update(s.error for s in statuses if s.error is not None)
             parts = sorted(f"{count} {reason}" for reason, count in histogram.items())
             if parts:
                 msg += " " + ", ".join(parts) + "."

@@ -18,7 +18,7 @@ from .preemption_victims import (
     lower_priority_in_visit_order,
     reprieve,
 )
-from .resource_only import resource_only, select_victims_by_resources
+from .resource_only import resource_only, screen_dry_runs, select_victims_by_resources
 
 NAME = "DefaultPreemption"
 NO_VICTIMS = "No preemption victims found for incoming pod"
@@ -40,7 +40,8 @@ class Plugin:
         evaluator = Evaluator(self.handle, self, state)
         result, status = evaluator.preempt(pod, filtered)
         if result is not None:
-            result.detail = {"lines": [f"preemption: {line}" for line in evaluator.explain]}
+            lines = evaluator.explain_lines
+            result.detail = lambda: {"lines": [f"preemption: {line}" for line in lines()]}
         message = status.message()
         if message:
             return result, Status(status.code, f"preemption: {message}")
@@ -78,6 +79,17 @@ class Plugin:
         if self._resource_only:
             return select_victims_by_resources(self.handle, state, pod, node_info, pdbs)
         return self._select_victims(state.clone(), pod, node_info.clone(), pdbs)
+
+    def screen_nodes(
+        self,
+        state: CycleState,
+        pod: Pod,
+        potential: Sequence[NodeInfo],
+        statuses: Mapping[str, Status],
+    ) -> Sequence[Status | None] | None:
+        if not self._resource_only:
+            return None
+        return screen_dry_runs(self.handle, state, pod, potential, statuses)
 
     def _select_victims(
         self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]

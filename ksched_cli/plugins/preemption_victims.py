@@ -17,21 +17,13 @@ from ..framework.podinfo import PodInfo
 def lower_priority_in_visit_order(pod: Pod, node_info: NodeInfo) -> list[PodInfo]:
     """The lower-priority pods in the order SelectVictimsOnNode's removal loop meets them.
 
-    Go ranges over the slice header taken before the loop while each removal moves the
-    last pod into the removed slot, so the order is reproduced on a copy of the array.
+    Go ranges over the pod slice while each RemovePod moves the last live pod into the
+    removed one's slot. That slot is never after the current index, so the loop still
+    meets every pod in slice order (tests/plugins/test_preemption_victims.py replays
+    the Go loop to check it).
     """
-    backing = list(node_info.pods)
-    length = len(backing)
-    potential: list[PodInfo] = []
-    for i in range(len(backing)):
-        pi = backing[i]
-        if pi.pod.priority >= pod.priority:
-            continue
-        potential.append(pi)
-        slot = next(j for j in range(length) if backing[j] is pi)
-        backing[slot] = backing[length - 1]
-        length -= 1
-    return potential
+    priority = pod.priority
+    return [pi for pi in node_info.pods if pi.pod.priority < priority]
 
 
 def reprieve(

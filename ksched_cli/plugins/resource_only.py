@@ -11,18 +11,31 @@ in defaultpreemption.py.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, overload
+
+import numpy as np
 
 from ..api.pod import Pod
 from ..api.policy import PodDisruptionBudget
+from ..api.resources import CPU, EPHEMERAL_STORAGE, MEMORY
+from ..framework.columns import IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo, add_requests
+from ..framework.nominations import PODS_COUNT, amount
 from ..framework.podinfo import PodInfo
+from ..framework.preemption import Screened
 from ..framework.status import Code, Status, as_error
 from .noderesources.fit import NAME as FIT
 from .noderesources.fit import PRE_FILTER_STATE_KEY, PreFilterState, fits_request
+from .noderesources.usage import (
+    FitStatuses,
+    fit_codes,
+    live_usage,
+    lower_priority_usage,
+    nominated_usage,
+)
 from .preemption_victims import lower_priority_in_visit_order, reprieve
 
 POD_INDEPENDENT = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity"})
@@ -57,38 +70,6 @@ class _Resources:
             self.pods.append(None)
         else:
             self.pods.pop()
-
-    def fits(self, request: PreFilterState) -> bool:
-        """fits_request found nothing short (the same tests, without building reasons)."""
-        alloc, used = self.allocatable, self.requested
-        if len(self.pods) + 1 > alloc.allowed_pod_number:
-            return False
-        if request.empty:
-            return True
-        if request.milli_cpu > 0 and request.milli_cpu > alloc.milli_cpu - used.milli_cpu:
-            return False
-        if request.memory > 0 and request.memory > alloc.memory - used.memory:
-            return False
-        eph = request.ephemeral_storage
-        if eph > 0 and eph > alloc.ephemeral_storage - used.ephemeral_storage:
-            return False
-        capacity, usage = alloc.scalar_resources, used.scalar_resources
-        return all(
-            amount <= capacity.get(name, 0) - usage.get(name, 0)
-            for name, amount, _ in request.scalars
-        )
-
-    def fits_with(self, request: PreFilterState, nominated: Sequence[Pod]) -> bool:
-        """Both passes of RunFilterPluginsWithNominatedPods, once the static plugins passed."""
-        if nominated:
-            for other in nominated:
-                self.change(other, 1)
-            ok = self.fits(request)
-            for other in nominated:
-                self.change(other, -1)
-            if not ok:
-                return False
-        return self.fits(request)
 
 
 def _run_filters_with_nominated(
@@ -125,25 +106,93 @@ def _run_filters(
                 static[pl.name] = pl.filter(state, pod, node_info)
             status = static[pl.name]
         if status is not None and status.code != Code.SUCCESS:
-            if not status.is_rejected():
-                status = as_error(f'running "{pl.name}" filter plugin: {status.message()}')
-            return Status(status.code, *status.reasons, error=status.error, plugin=pl.name)
+            return _failure(pl.name, status)
     return None
 
 
-def filter_with_nominated_pods(
-    handle: Handle, state: CycleState, pod: Pod, node_info: NodeInfo
-) -> Status | None:
-    """RunFilterPluginsWithNominatedPods for a live node, without copying it or the state.
+def _failure(plugin: str, status: Status) -> Status:
+    """A plugin's rejection as RunFilterPlugins reports it (a fresh Status: the static
+    verdicts are shared between passes)."""
+    if not status.is_rejected():
+        status = as_error(f'running "{plugin}" filter plugin: {status.message()}')
+    return Status(status.code, *status.reasons, error=status.error, plugin=plugin)
 
-    Only valid when ``resource_only(handle, state)`` holds.
+
+def fit_with_nominated_statuses(
+    handle: Handle, state: CycleState, pod: Pod, columns: NodeColumns, positions: IntArray
+) -> FitStatuses:
+    """NodeResourcesFit's status on live nodes with their nominated pods added.
+
+    When the nominated pods fit, the node without them fits too, so this is Fit's
+    whole part in RunFilterPluginsWithNominatedPods.
     """
-    nominated = [
-        pi.pod
-        for pi in handle.nominated_pods_for_node(node_info.name)
-        if pi.pod.priority >= pod.priority and pi.pod.uid != pod.uid
-    ]
-    return _run_filters_with_nominated(state, pod, node_info, _Resources(node_info), {}, nominated)
+    request = state.get(PRE_FILTER_STATE_KEY)
+    assert isinstance(request, PreFilterState)
+    usage = live_usage(request, columns, positions).plus(
+        nominated_usage(request, columns, handle.nominations(), pod, positions)
+    )
+    return FitStatuses(*fit_codes(request, columns, positions, usage), plugin=FIT)
+
+
+def screen_dry_runs(
+    handle: Handle,
+    state: CycleState,
+    pod: Pod,
+    potential: Sequence[NodeInfo],
+    statuses: Mapping[str, Status],
+) -> Sequence[Status | None] | None:
+    """The dry run's outcome for nodes settled before any reprieve, all at once.
+
+    A node without lower-priority pods has no victims. A node Fit rejected in the
+    filter pass (so every plugin before Fit accepted it) that Fit still rejects once
+    all lower-priority pods are gone and its nominated pods are added fails with
+    Fit's status. Every other node is None: its dry run must run.
+    """
+    columns = potential[0].columns if potential else None
+    request = state.get(PRE_FILTER_STATE_KEY)
+    if columns is None or not isinstance(request, PreFilterState):
+        return None
+    positions = np.array([ni.column_index for ni in potential], dtype=np.int64)
+    lower = lower_priority_usage(request, columns, pod.priority, positions)
+    usage = (
+        live_usage(request, columns, positions)
+        .plus(lower, -1)
+        .plus(nominated_usage(request, columns, handle.nominations(), pod, positions))
+    )
+    fit = FitStatuses(*fit_codes(request, columns, positions, usage), plugin=FIT)
+    from_fit = [statuses[ni.name].plugin == FIT for ni in potential]
+    return _Screened(fit, from_fit, (lower.values[PODS_COUNT] == 0).tolist())
+
+
+class _Screened(Screened):
+    __slots__ = ("fit", "from_fit", "no_victims", "skips")
+
+    def __init__(self, fit: FitStatuses, from_fit: list[bool], no_victims: list[bool]) -> None:
+        self.fit = fit
+        self.from_fit = from_fit
+        self.no_victims = no_victims
+        self.skips = [
+            nv or (ff and bool(code))
+            for nv, ff, code in zip(no_victims, from_fit, fit.codes, strict=True)
+        ]
+
+    def __len__(self) -> int:
+        return len(self.fit)
+
+    @overload
+    def __getitem__(self, k: int) -> Status | None: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[Status | None]: ...
+
+    def __getitem__(self, k: int | slice) -> Status | list[Status | None] | None:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if self.no_victims[k]:
+            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
+        if self.from_fit[k] and self.fit.codes[k]:
+            return self.fit.status(k)
+        return None
 
 
 def select_victims_by_resources(
@@ -156,29 +205,92 @@ def select_victims_by_resources(
     potential = lower_priority_in_visit_order(pod, node_info)
     if not potential:
         return [], 0, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
-    resources = _Resources(node_info)
-    for pi in potential:
-        resources.change(pi.pod, -1)
-    static: dict[str, Any] = {}
     nominated = [
         pi.pod
         for pi in handle.nominated_pods_for_node(node_info.name)
         if pi.pod.priority >= pod.priority and pi.pod.uid != pod.uid
     ]
-    status = _run_filters_with_nominated(state, pod, node_info, resources, static, nominated)
-    if status is not None:
-        return [], 0, status
-
     request = state.get(PRE_FILTER_STATE_KEY)
     assert isinstance(request, PreFilterState)
-
-    def fits(pi: PodInfo) -> bool:
-        # The static plugins passed in the check above; only resources can fail now.
-        resources.change(pi.pod, 1)
-        if not resources.fits_with(request, nominated):
+    room = _Room(request, node_info, removed=[pi.pod for pi in potential], added=nominated)
+    if room.fits():
+        # Fit passes in both passes (with the nominated pods, hence without): only the
+        # other plugins can still reject the node, the same way in both.
+        status = _run_others(state, pod, node_info)
+    else:
+        resources = _Resources(node_info)
+        for pi in potential:
             resources.change(pi.pod, -1)
-            return False
-        return True
-
-    victims, num_violating = reprieve(potential, pdbs, fits)
+        status = _run_filters_with_nominated(state, pod, node_info, resources, {}, nominated)
+    if status is not None:
+        return [], 0, status
+    # From here only resources can fail, and the pod fits with the nominated pods
+    # exactly when both passes of RunFilterPluginsWithNominatedPods let it.
+    victims, num_violating = reprieve(potential, pdbs, room.take)
     return victims, num_violating, None
+
+
+def _run_others(state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
+    """The first rejection by a plugin other than Fit, in order (their verdicts do not
+    depend on the node's pods)."""
+    for pl in state.active_filters or ():
+        if pl.name == FIT:
+            continue
+        status = pl.filter(state, pod, node_info)
+        if status is not None and status.code != Code.SUCCESS:
+            return _failure(pl.name, status)
+    return None
+
+
+class _Room:
+    """Free amounts of the resources Fit checks, on plain ints for the reprieve loop."""
+
+    __slots__ = ("free", "keys", "wanted")
+
+    def __init__(
+        self, request: PreFilterState, node_info: NodeInfo, removed: list[Pod], added: list[Pod]
+    ) -> None:
+        alloc, used = node_info.allocatable, node_info.requested
+        # fitsRequest checks the pod count, then only what the pod asks for (nothing
+        # else when it asks for nothing).
+        rows = [(PODS_COUNT, 1, alloc.allowed_pod_number - len(node_info.pods))]
+        if not request.empty:
+            for name, wanted, free in (
+                (CPU, request.milli_cpu, alloc.milli_cpu - used.milli_cpu),
+                (MEMORY, request.memory, alloc.memory - used.memory),
+                (
+                    EPHEMERAL_STORAGE,
+                    request.ephemeral_storage,
+                    alloc.ephemeral_storage - used.ephemeral_storage,
+                ),
+            ):
+                if wanted > 0:
+                    rows.append((name, wanted, free))
+            for name, wanted, _ in request.scalars:
+                free = alloc.scalar_resources.get(name, 0) - used.scalar_resources.get(name, 0)
+                rows.append((name, wanted, free))
+        self.keys = [key for key, _, _ in rows]
+        self.wanted = [wanted for _, wanted, _ in rows]
+        self.free = [free for _, _, free in rows]
+        for pod in removed:
+            self._move(pod, 1)
+        for pod in added:
+            self._move(pod, -1)
+
+    def _move(self, pod: Pod, sign: int) -> None:
+        free = self.free
+        for j, key in enumerate(self.keys):
+            free[j] += sign * amount(pod, key)
+
+    def fits(self) -> bool:
+        return all(f >= w for f, w in zip(self.free, self.wanted, strict=True))
+
+    def take(self, pi: PodInfo) -> bool:
+        """Put the pod back if the preemptor (and the nominated pods) still fit."""
+        requests = pi.pod.requests
+        need = [1 if key == PODS_COUNT else requests.get(key, 0) for key in self.keys]
+        free = self.free
+        if all(f - n >= w for f, n, w in zip(free, need, self.wanted, strict=True)):
+            self.free = [f - n for f, n in zip(free, need, strict=True)]
+            return True
+        return False

@@ -14,9 +14,10 @@ import numpy as np
 
 from ...config.args import LEAST_ALLOCATED, MOST_ALLOCATED
 from ...framework.columns import BoolArray, IntArray, NodeColumns
-from ...framework.status import Code, Status
+from ...framework.status import Status
 from ...framework.types import MAX_NODE_SCORE
 from .resource_allocation import _CPU, _EPHEMERAL, _MEMORY, _SCALAR, ResourceAllocationScorer
+from .usage import FitStatuses, fit_codes, live_usage
 
 if TYPE_CHECKING:
     from .fit import PreFilterState
@@ -42,44 +43,9 @@ def fit_mask(request: PreFilterState, columns: NodeColumns) -> BoolArray:
 def fit_statuses(
     request: PreFilterState, columns: NodeColumns, positions: IntArray
 ) -> list[Status | None]:
-    """fitsRequest's reasons for the nodes at ``positions``, in kube-scheduler's order."""
-    checks: list[tuple[str, BoolArray]] = [
-        ("Too many pods", columns.pod_count[positions] + 1 > columns.alloc_pods[positions])
-    ]
-    if not request.empty:
-        for amount, alloc, used, reason in (
-            (request.milli_cpu, columns.alloc_cpu, columns.req_cpu, "Insufficient cpu"),
-            (request.memory, columns.alloc_mem, columns.req_mem, "Insufficient memory"),
-            (
-                request.ephemeral_storage,
-                columns.alloc_eph,
-                columns.req_eph,
-                "Insufficient ephemeral-storage",
-            ),
-        ):
-            if amount > 0:
-                checks.append((reason, amount > alloc[positions] - used[positions]))
-        for name, amount, reason in request.scalars:
-            free = (
-                columns.scalar_allocatable(name)[positions]
-                - columns.scalar_requested(name)[positions]
-            )
-            checks.append((reason, amount > free))
-    codes = np.zeros(len(positions), dtype=np.int64)
-    for bit, (_, short) in enumerate(checks):
-        codes |= short.astype(np.int64) << bit
-    made: dict[int, tuple[str, ...]] = {}
-    out: list[Status | None] = []
-    for code in codes.tolist():
-        if not code:
-            out.append(None)
-            continue
-        reasons = made.get(code)
-        if reasons is None:
-            reasons = tuple(r for bit, (r, _) in enumerate(checks) if code >> bit & 1)
-            made[code] = reasons
-        out.append(Status(Code.UNSCHEDULABLE, *reasons))
-    return out
+    """fitsRequest's reasons for the live nodes at ``positions``, in kube-scheduler's order."""
+    usage = live_usage(request, columns, positions)
+    return FitStatuses(*fit_codes(request, columns, positions, usage)).all()
 
 
 def _pairs(

@@ -1,0 +1,177 @@
+"""NodeResourcesFit's verdict on many nodes whose requested resources are changed by pods.
+
+Nominated-pod passes add pods to a node and preemption dry runs take lower-priority
+pods away; for NodeResourcesFit both only move the node's requested resources and its
+pod count. ``Usage`` holds those numbers for some nodes, and ``fit_codes`` and
+``FitStatuses`` give fitsRequest's statuses on them with the per-node code's reasons and order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, overload
+
+import numpy as np
+
+from ...api.pod import Pod
+from ...api.resources import CPU, EPHEMERAL_STORAGE, MEMORY
+from ...framework.columns import BoolArray, IntArray, NodeColumns
+from ...framework.nodeinfo import NodeInfo
+from ...framework.nominations import PODS_COUNT, Nominations, amount
+from ...framework.status import Code, Status
+
+if TYPE_CHECKING:
+    from .fit import PreFilterState
+
+
+@dataclass
+class Usage:
+    """Requested resources per node (``values[name][k]`` for the k-th node of a selection).
+
+    ``values`` always has the pod count (key ``PODS_COUNT``), cpu, memory and
+    ephemeral-storage, plus the scalar resources the pod asks for.
+    """
+
+    values: dict[str, IntArray]
+
+    def plus(self, other: Usage, sign: int = 1) -> Usage:
+        return Usage({k: v + sign * other.values[k] for k, v in self.values.items()})
+
+
+def resource_names(request: PreFilterState) -> list[str]:
+    return [PODS_COUNT, CPU, MEMORY, EPHEMERAL_STORAGE, *(name for name, _, _ in request.scalars)]
+
+
+def live_usage(request: PreFilterState, columns: NodeColumns, positions: IntArray) -> Usage:
+    values = {
+        PODS_COUNT: columns.pod_count[positions],
+        CPU: columns.req_cpu[positions],
+        MEMORY: columns.req_mem[positions],
+        EPHEMERAL_STORAGE: columns.req_eph[positions],
+    }
+    for name, _, _ in request.scalars:
+        values[name] = columns.scalar_requested(name)[positions]
+    return Usage(values)
+
+
+def _lower_priority_sum(priority: int, name: str) -> Callable[[NodeInfo], int]:
+    def total(ni: NodeInfo) -> int:
+        return sum(amount(pi.pod, name) for pi in ni.pods if pi.pod.priority < priority)
+
+    return total
+
+
+def lower_priority_usage(
+    request: PreFilterState, columns: NodeColumns, priority: int, positions: IntArray
+) -> Usage:
+    """What the pods of priority below ``priority`` request on each node.
+
+    Kept as live columns per (priority, resource), so repeated preemptors of one
+    priority read them without walking any node's pods.
+    """
+    return Usage(
+        {
+            name: columns.match_counts(
+                ("lower-priority", priority, name), _lower_priority_sum(priority, name)
+            )[positions]
+            for name in resource_names(request)
+        }
+    )
+
+
+def nominated_usage(
+    request: PreFilterState,
+    columns: NodeColumns,
+    nominations: Nominations,
+    pod: Pod,
+    positions: IntArray,
+) -> Usage:
+    """What the nominated pods addNominatedPods would add for ``pod`` to each selected node:
+    those of at least its priority, other than itself."""
+    names = resource_names(request)
+    totals = nominations.totals(columns, names, pod.priority, pod.uid)
+    return Usage({name: totals[name][positions] for name in names})
+
+
+def fit_codes(
+    request: PreFilterState, columns: NodeColumns, positions: IntArray, usage: Usage
+) -> tuple[list[str], IntArray]:
+    """Per node a bit set of fitsRequest's failed checks, and each bit's reason."""
+    used = usage.values
+    checks: list[tuple[str, BoolArray]] = [
+        ("Too many pods", used[PODS_COUNT] + 1 > columns.alloc_pods[positions])
+    ]
+    if not request.empty:
+        for amount, alloc, name, reason in (
+            (request.milli_cpu, columns.alloc_cpu, CPU, "Insufficient cpu"),
+            (request.memory, columns.alloc_mem, MEMORY, "Insufficient memory"),
+            (
+                request.ephemeral_storage,
+                columns.alloc_eph,
+                EPHEMERAL_STORAGE,
+                "Insufficient ephemeral-storage",
+            ),
+        ):
+            if amount > 0:
+                checks.append((reason, amount > alloc[positions] - used[name]))
+        for name, amount, reason in request.scalars:
+            free = columns.scalar_allocatable(name)[positions] - used[name]
+            checks.append((reason, amount > free))
+    codes = np.zeros(len(positions), dtype=np.int64)
+    for bit, (_, short) in enumerate(checks):
+        codes |= short.astype(np.int64) << bit
+    return [reason for reason, _ in checks], codes
+
+
+class FitStatuses(Sequence[Status | None]):
+    """Per node the status for a ``fit_codes`` result, each made when first asked for
+    (never shared between nodes: later stages may add reasons)."""
+
+    def __init__(self, reasons: list[str], codes: IntArray, plugin: str = "") -> None:
+        self.codes: list[int] = codes.tolist()
+        self._reasons = reasons
+        self._plugin = plugin
+        self._made: dict[int, tuple[str, ...]] = {}
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @overload
+    def __getitem__(self, k: int) -> Status | None: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[Status | None]: ...
+
+    def __getitem__(self, k: int | slice) -> Status | list[Status | None] | None:
+        if isinstance(k, slice):
+            return [self.status(i) for i in range(*k.indices(len(self)))]
+        return self.status(k)
+
+    def __iter__(self) -> Iterator[Status | None]:
+        return map(self.status, range(len(self.codes)))
+
+    def all(self) -> list[Status | None]:
+        """Every node's status at once (the same as asking one by one)."""
+        made: dict[int, tuple[str, ...]] = self._made
+        plugin, reasons, rejected = self._plugin, self._reasons, Code.UNSCHEDULABLE
+        out: list[Status | None] = []
+        for code in self.codes:
+            if not code:
+                out.append(None)
+                continue
+            found = made.get(code)
+            if found is None:
+                found = made[code] = tuple(r for bit, r in enumerate(reasons) if code >> bit & 1)
+            out.append(Status(rejected, *found, plugin=plugin))
+        return out
+
+    def status(self, k: int) -> Status | None:
+        code = self.codes[k]
+        if not code:
+            return None
+        found = self._made.get(code)
+        if found is None:
+            found = tuple(r for bit, r in enumerate(self._reasons) if code >> bit & 1)
+            self._made[code] = found
+        return Status(Code.UNSCHEDULABLE, *found, plugin=self._plugin)
