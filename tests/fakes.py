@@ -11,6 +11,7 @@ from ksched_cli.engine.cluster import Cluster
 from ksched_cli.engine.snapshot import Snapshot
 from ksched_cli.framework.cycle_state import CycleState
 from ksched_cli.framework.nodeinfo import NodeInfo
+from ksched_cli.framework.nominations import Nominations
 from ksched_cli.framework.podinfo import PodInfo
 from ksched_cli.framework.status import Status
 
@@ -102,6 +103,12 @@ class FakeHandle:
 
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
         return []
+
+    def nominated_node_names(self) -> list[str]:
+        return []
+
+    def nominations(self) -> Nominations:
+        return Nominations()
 
     def run_filter_plugins_with_nominated_pods(
         self, state: CycleState, pod: Pod, node_info: NodeInfo

@@ -175,3 +175,68 @@ def _workload_cluster(name: str) -> Cluster:
 )
 def test_benchmark_workloads_plan_the_same_both_ways(workload: str) -> None:
     assert _plan(_workload_cluster(workload), True) == _plan(_workload_cluster(workload), False)
+
+
+FIT_FIRST = """
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    filter:
+      disabled:
+      - name: "*"
+      enabled:
+      - name: NodeResourcesFit
+      - name: NodeUnschedulable
+      - name: TaintToleration
+      - name: NodeAffinity
+      - name: NodeName
+"""
+
+
+@pytest.mark.parametrize("seed", range(6, 10))
+def test_preemption_with_fit_before_other_filters_plans_the_same_both_ways(
+    seed: int, tmp_path: Path
+) -> None:
+    # Nodes Fit rejects first in the filter pass may still be rejected by a later
+    # plugin: the screened dry runs must not take Fit's word for them.
+    profile = tmp_path / "profile.yaml"
+    profile.write_text(FIT_FIRST)
+    config = load_config(str(profile))
+    assert _plan(_cluster(seed), True, config) == _plan(_cluster(seed), False, config)
+
+
+def _crowded_cluster(seed: int) -> Cluster:
+    """Small nodes full of low-priority pods, then waves of higher-priority ones: every
+    Fit check (pod count, cpu, memory, an extended resource) ends up deciding preemption."""
+    rng = random.Random(seed)
+    nodes = []
+    for i in range(rng.randint(30, 60)):
+        raw = _node(rng, i)
+        raw["status"]["allocatable"].update(
+            {"pods": str(rng.choice([2, 3, 4])), "example.com/gpu": str(rng.choice([0, 1, 2]))}
+        )
+        nodes.append(parse_node(raw))
+    for i, n in enumerate(nodes):
+        n.load_index = i
+    cluster = Cluster(nodes=nodes)
+    for i in range(rng.randint(150, 220)):
+        running = i < len(nodes) * 2
+        raw = _pod(rng, i, rng.choice(nodes).name if running else None)
+        raw["spec"]["priority"] = rng.choice([0, 1]) if running else rng.choice([1, 5, 10])
+        if rng.random() < 0.3:
+            requests = raw["spec"]["containers"][0]["resources"]["requests"]
+            requests["example.com/gpu"] = "1"
+        raw["spec"].pop("affinity", None)
+        raw["spec"].pop("topologySpreadConstraints", None)
+        pod = parse_pod(raw)
+        pod.load_index = i
+        pod.preemption_policy = "PreemptLowerPriority"
+        cluster.pods.append(pod)
+    return cluster
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_crowded_preemption_plans_the_same_both_ways(seed: int) -> None:
+    assert _plan(_crowded_cluster(seed), True) == _plan(_crowded_cluster(seed), False)
