@@ -60,9 +60,10 @@ def walk_with_masks(
     failed: Failed = []
     # Nodes with nominated pods may still pass: check them one by one, in order.
     at_special = np.flatnonzero(special[order])
+    at_special = at_special[cum[at_special] < to_find]  # the rest are never reached
     known = (
         _nominated_statuses(fwk, state, pod, columns, masks, order[at_special])
-        if fwk.vectorize and resource_only(fwk, state)
+        if at_special.size and fwk.vectorize and resource_only(fwk, state)
         else None
     )
     for k, p in enumerate(at_special.tolist()):
