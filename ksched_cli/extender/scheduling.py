@@ -137,7 +137,9 @@ def _merge_failures(
         if name in unresolvable:
             continue
         if name in statuses:
-            statuses[name].reasons.append(msg)
+            # A copy: statuses are shared between nodes and never changed in place.
+            old = statuses[name]
+            statuses[name] = Status(old.code, *old.reasons, msg, error=old.error, plugin=old.plugin)
         else:
             statuses[name] = Status(Code.UNSCHEDULABLE, msg, plugin=EXTENDER_NAME)
 

@@ -164,6 +164,9 @@ def screen_dry_runs(
     return _Screened(fit, from_fit, (lower.values[PODS_COUNT] == 0).tolist())
 
 
+_NO_VICTIMS = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
+
+
 class _Screened(Screened):
     __slots__ = ("fit", "from_fit", "no_victims", "skips")
 
@@ -189,7 +192,7 @@ class _Screened(Screened):
         if isinstance(k, slice):
             return [self[i] for i in range(*k.indices(len(self)))]
         if self.no_victims[k]:
-            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
+            return _NO_VICTIMS
         if self.from_fit[k] and self.fit.codes[k]:
             return self.fit.status(k)
         return None

@@ -125,14 +125,14 @@ def fit_codes(
 
 
 class FitStatuses(Sequence[Status | None]):
-    """Per node the status for a ``fit_codes`` result, each made when first asked for
-    (never shared between nodes: later stages may add reasons)."""
+    """Per node the status for a ``fit_codes`` result. Nodes short of the same resources
+    share one Status: statuses are never changed once made."""
 
     def __init__(self, reasons: list[str], codes: IntArray, plugin: str = "") -> None:
         self.codes: list[int] = codes.tolist()
         self._reasons = reasons
         self._plugin = plugin
-        self._made: dict[int, tuple[str, ...]] = {}
+        self._made: dict[int, Status | None] = {0: None}
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -152,26 +152,18 @@ class FitStatuses(Sequence[Status | None]):
         return map(self.status, range(len(self.codes)))
 
     def all(self) -> list[Status | None]:
-        """Every node's status at once (the same as asking one by one)."""
-        made: dict[int, tuple[str, ...]] = self._made
-        plugin, reasons, rejected = self._plugin, self._reasons, Code.UNSCHEDULABLE
-        out: list[Status | None] = []
-        for code in self.codes:
-            if not code:
-                out.append(None)
-                continue
-            found = made.get(code)
-            if found is None:
-                found = made[code] = tuple(r for bit, r in enumerate(reasons) if code >> bit & 1)
-            out.append(Status(rejected, *found, plugin=plugin))
-        return out
+        """Every node's status at once."""
+        made = self._made
+        for code in set(self.codes).difference(made):
+            made[code] = self._make(code)
+        return [made[code] for code in self.codes]
 
     def status(self, k: int) -> Status | None:
         code = self.codes[k]
-        if not code:
-            return None
-        found = self._made.get(code)
-        if found is None:
-            found = tuple(r for bit, r in enumerate(self._reasons) if code >> bit & 1)
-            self._made[code] = found
-        return Status(Code.UNSCHEDULABLE, *found, plugin=self._plugin)
+        if code not in self._made:
+            self._made[code] = self._make(code)
+        return self._made[code]
+
+    def _make(self, code: int) -> Status:
+        reasons = (r for bit, r in enumerate(self._reasons) if code >> bit & 1)
+        return Status(Code.UNSCHEDULABLE, *reasons, plugin=self._plugin)
