@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .nominations import amount
+
 if TYPE_CHECKING:
+    from ..api.pod import Pod
     from .nodeinfo import NodeInfo
 
 if TYPE_CHECKING:
@@ -52,6 +55,8 @@ class NodeColumns:
         self._scalar_req: dict[str, IntArray] = {}
         # Live per-node counts of pods matching a predicate (e.g. a spread selector).
         self._match_counts: dict[Any, tuple[IntArray, Any]] = {}
+        # Live per-node sums of a request over pods below a priority, by (priority, name).
+        self._below: dict[tuple[int, str], IntArray] = {}
         self._scalar_alloc: dict[str, IntArray] = {}
         # Per-plugin caches of results that depend only on static node data
         # (labels, taints): keyed by the plugin and the pod's relevant spec.
@@ -59,7 +64,12 @@ class NodeColumns:
         for i, ni in enumerate(infos):
             self.update(i, ni)
 
-    def update(self, i: int, ni: NodeInfo) -> None:
+    def update(self, i: int, ni: NodeInfo, pod: Pod | None = None, sign: int = 0) -> None:
+        """Node ``i`` changed (``pod`` added with sign 1 or removed with -1, if given)."""
+        if pod is not None:
+            for (priority, name), column in self._below.items():
+                if pod.priority < priority:
+                    column[i] += sign * amount(pod, name)
         req = ni.requested
         self.req_cpu[i] = req.milli_cpu
         self.req_mem[i] = req.memory
@@ -88,6 +98,22 @@ class NodeColumns:
                 [resource(ni).scalar_resources.get(name, 0) for ni in self.infos], dtype=np.int64
             )
             cache[name] = column
+        return column
+
+    def requested_below(self, priority: int, name: str) -> IntArray:
+        """Per node, what its pods of priority below ``priority`` request of ``name``
+        (``nominations.PODS_COUNT``: how many there are); kept current once created."""
+        column = self._below.get((priority, name))
+        if column is None:
+            column = np.fromiter(
+                (
+                    sum(amount(pi.pod, name) for pi in ni.pods if pi.pod.priority < priority)
+                    for ni in self.infos
+                ),
+                dtype=np.int64,
+                count=self.size,
+            )
+            self._below[(priority, name)] = column
         return column
 
     def match_counts(self, key: Any, count: Any) -> IntArray:

@@ -215,7 +215,7 @@ class NodeInfo:
                 self.pvc_ref_counts.pop(key, None)
         self.generation += 1
         if self.columns is not None:
-            self.columns.update(self.column_index, self)
+            self.columns.update(self.column_index, self, pod, sign)
 
     def clone(self) -> NodeInfo:
         """A copy whose pod lists and aggregates can change without touching this one."""

@@ -8,7 +8,7 @@ pod count. ``Usage`` holds those numbers for some nodes, and ``fit_codes`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
 
@@ -17,8 +17,7 @@ import numpy as np
 from ...api.pod import Pod
 from ...api.resources import CPU, EPHEMERAL_STORAGE, MEMORY
 from ...framework.columns import BoolArray, IntArray, NodeColumns
-from ...framework.nodeinfo import NodeInfo
-from ...framework.nominations import PODS_COUNT, Nominations, amount
+from ...framework.nominations import PODS_COUNT, Nominations
 from ...framework.status import Code, Status
 
 if TYPE_CHECKING:
@@ -55,13 +54,6 @@ def live_usage(request: PreFilterState, columns: NodeColumns, positions: IntArra
     return Usage(values)
 
 
-def _lower_priority_sum(priority: int, name: str) -> Callable[[NodeInfo], int]:
-    def total(ni: NodeInfo) -> int:
-        return sum(amount(pi.pod, name) for pi in ni.pods if pi.pod.priority < priority)
-
-    return total
-
-
 def lower_priority_usage(
     request: PreFilterState, columns: NodeColumns, priority: int, positions: IntArray
 ) -> Usage:
@@ -72,9 +64,7 @@ def lower_priority_usage(
     """
     return Usage(
         {
-            name: columns.match_counts(
-                ("lower-priority", priority, name), _lower_priority_sum(priority, name)
-            )[positions]
+            name: columns.requested_below(priority, name)[positions]
             for name in resource_names(request)
         }
     )
