@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Collection, Sequence
 from difflib import SequenceMatcher
 
 import click
-import yaml
 
 from ..config.load import load_config
 from ..config.types import SchedulerConfig
@@ -18,8 +16,8 @@ from ..engine.records import Plan
 from ..errors import KschedError, Location
 from ..manifests.files import manifest_files
 from ..manifests.loader import LoadResult, load_cluster
-from ..render.document import plan_document
 from ..render.explain import render_attempts, render_pod
+from ..render.stream import write_json, write_yaml
 from ..render.table import render_table
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
 from .progress import progress_line
@@ -153,19 +151,24 @@ def plan(
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
-    text = _render(result, output, explain, explain_pod, running)
-    if ext.notice and output in ("table", "wide"):
-        text = f"WARNING: {ext.notice}\n{text}"
-    click.echo(text, nl=False)
+    if output in ("json", "yaml"):
+        # Streamed: with --explain on a large cluster the document is gigabytes.
+        if output == "json":
+            write_json(result, explain, sys.stdout)
+        else:
+            write_yaml(result, explain, sys.stdout)
+    else:
+        text = _render_text(result, output, explain, explain_pod, running)
+        if ext.notice:
+            text = f"WARNING: {ext.notice}\n{text}"
+        click.echo(text, nl=False)
     pending_failed = any(
         d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
     )
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
 
 
-def _extender_setup_or_exit(
-    cfg: SchedulerConfig, mode: str, record: str | None
-) -> ExtenderSetup:
+def _extender_setup_or_exit(cfg: SchedulerConfig, mode: str, record: str | None) -> ExtenderSetup:
     try:
         return setup(cfg, mode, record)
     except KschedError as exc:
@@ -234,17 +237,13 @@ def _suggestion(wanted: str, keys: Collection[str]) -> str:
     return f" (did you mean {namespace}/{closest}?)" if ratio >= 0.6 else ""
 
 
-def _render(
+def _render_text(
     result: Plan,
     output: str,
     explain: bool,
     explain_pod: tuple[str, ...],
     running: dict[str, str],
 ) -> str:
-    if output == "json":
-        return json.dumps(plan_document(result, explain), indent=2) + "\n"
-    if output == "yaml":
-        return yaml.safe_dump(plan_document(result, explain), sort_keys=False)
     text = render_table(result, wide=output == "wide")
     if explain:
         text += "\n" + render_attempts(result)

@@ -108,6 +108,12 @@ class Attempt:
     def scores(self, value: dict[str, PluginScores]) -> None:
         self._scores = value
 
+    def scores_once(self) -> dict[str, PluginScores]:
+        """``scores`` without keeping them: for writers that visit each attempt once."""
+        if self._scores is not None:
+            return self._scores
+        return self.score_table.materialize() if self.score_table is not None else {}
+
     @property
     def tied_with(self) -> list[str]:
         """The other scored nodes that shared the chosen node's total, sorted."""

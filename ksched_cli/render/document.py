@@ -31,9 +31,10 @@ def attempt_doc(a: Attempt, explain: bool = True) -> dict[str, Any]:
     if a.node:
         doc["node"] = a.node
     doc["tiedWith"] = list(a.tied_with)
-    if a.scores:
+    scores = a.scores_once()
+    if scores:
         doc["scores"] = {
-            node: {**s.weighted, "total": s.total} for node, s in sorted(a.scores.items())
+            node: {**s.weighted, "total": s.total} for node, s in sorted(scores.items())
         }
     doc["filtered"] = {
         node: {"plugin": f.plugin, "reasons": list(f.reasons)}

@@ -116,14 +116,14 @@ def test_plan_clears_the_line_before_printing(monkeypatch: pytest.MonkeyPatch) -
         finally:
             reporter.clear()
 
-    real_render = plan_cmd._render
+    real_render = plan_cmd._render_text
 
     def spy_render(*args: Any) -> str:
         at_render.append(stream.getvalue())
         return real_render(*args)
 
     monkeypatch.setattr(plan_cmd, "progress_line", fake_line)
-    monkeypatch.setattr(plan_cmd, "_render", spy_render)
+    monkeypatch.setattr(plan_cmd, "_render_text", spy_render)
     result = run(monkeypatch, "examples/basic")
     assert result.exit_code == 0
     (written,) = at_render

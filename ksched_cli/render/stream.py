@@ -1,0 +1,132 @@
+"""The plan document written piece by piece, byte for byte as one ``json.dumps`` (indent 2)
+or ``yaml.safe_dump`` of ``plan_document`` would write it.
+
+With ``--explain`` on a large cluster the document holds every attempt's scores and
+filter reasons for thousands of nodes: gigabytes as Python objects. Writing one
+attempt at a time keeps memory flat, and the two big per-node maps are formatted
+directly instead of through json's pure-Python indenting encoder.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TextIO
+
+import yaml
+
+from ..engine.records import Plan
+from .document import attempt_doc, plan_document
+
+_quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
+_PAD = "  "
+
+
+def write_json(plan: Plan, explain: bool, out: TextIO) -> None:
+    """``json.dumps(plan_document(plan, explain), indent=2) + "\\n"``, streamed."""
+    out.write("{")
+    first = True
+    for key, value in _top_level(plan, explain):
+        out.write(("\n" if first else ",\n") + f"{_PAD}{_quote(key)}: ")
+        first = False
+        if key == "attempts":
+            _write_attempts(value, out)
+        else:
+            out.write(_dumps(value, 1))
+    out.write("\n}\n" if not first else "}\n")
+
+
+def write_yaml(plan: Plan, explain: bool, out: TextIO) -> None:
+    """``yaml.safe_dump(plan_document(plan, explain), sort_keys=False)``, streamed."""
+    dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    for key, value in _top_level(plan, explain):
+        if key == "attempts" and value:
+            out.write("attempts:\n")
+            for attempt in value:
+                out.write(yaml.dump([attempt_doc(attempt)], Dumper=dumper, sort_keys=False))
+        else:
+            out.write(yaml.dump({key: value}, Dumper=dumper, sort_keys=False))
+
+
+def _top_level(plan: Plan, explain: bool) -> Iterator[tuple[str, Any]]:
+    """The document's keys in order; ``attempts`` comes as the plan's Attempt records."""
+    doc = plan_document(plan, explain=False)
+    warnings = doc.pop("warnings", None)
+    yield from doc.items()
+    if explain:
+        yield "attempts", plan.attempts
+        if plan.notes:
+            yield "notes", list(plan.notes)
+    if warnings is not None:
+        yield "warnings", warnings
+
+
+def _dumps(value: Any, depth: int) -> str:
+    """``value`` as json.dumps(indent=2) writes it ``depth`` levels down."""
+    return json.dumps(value, indent=2).replace("\n", "\n" + _PAD * depth)
+
+
+def _write_attempts(attempts: Sequence[Any], out: TextIO) -> None:
+    if not attempts:
+        out.write("[]")
+        return
+    out.write("[")
+    for i, attempt in enumerate(attempts):
+        out.write(("\n" if i == 0 else ",\n") + _PAD * 2 + _attempt(attempt_doc(attempt), 2))
+    out.write("\n" + _PAD + "]")
+
+
+def _attempt(doc: Mapping[str, Any], depth: int) -> str:
+    inner = _PAD * (depth + 1)
+    parts = []
+    for key, value in doc.items():
+        if key == "scores":
+            text = _nested_map(value, depth + 1, _int_map)
+        elif key == "filtered":
+            text = _nested_map(value, depth + 1, _filtered)
+        else:
+            text = _dumps(value, depth + 1)
+        parts.append(f"{inner}{_quote(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n" + _PAD * depth + "}"
+
+
+def _nested_map(value: Mapping[str, Any], depth: int, entry: Callable[[Any, int], str]) -> str:
+    """A map of node name to an object, ``depth`` levels down."""
+    if not value:
+        return "{}"
+    inner = _PAD * (depth + 1)
+    body = ",\n".join(f"{inner}{_quote(k)}: {entry(v, depth + 1)}" for k, v in value.items())
+    return "{\n" + body + "\n" + _PAD * depth + "}"
+
+
+def _int_map(value: Mapping[str, int], depth: int) -> str:
+    if not value:
+        return "{}"
+    inner = _PAD * (depth + 1)
+    body = ",\n".join(f"{inner}{_quote(k)}: {_number(v)}" for k, v in value.items())
+    return "{\n" + body + "\n" + _PAD * depth + "}"
+
+
+def _number(v: Any) -> str:
+    if isinstance(v, bool) or not isinstance(v, int):
+        return json.dumps(v)
+    return int.__repr__(v)
+
+
+def _filtered(value: Mapping[str, Any], depth: int) -> str:
+    plugin, reasons = value.get("plugin"), value.get("reasons")
+    if list(value) != ["plugin", "reasons"] or not isinstance(plugin, str):
+        return _dumps(value, depth)
+    inner = _PAD * (depth + 1)
+    if reasons:
+        items = ",\n".join(inner + _PAD + _quote(r) for r in reasons)
+        listed = "[\n" + items + "\n" + inner + "]"
+    else:
+        listed = "[]"
+    return (
+        "{\n"
+        + f'{inner}"plugin": {_quote(plugin)},\n'
+        + f'{inner}"reasons": {listed}\n'
+        + _PAD * depth
+        + "}"
+    )
