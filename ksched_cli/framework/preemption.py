@@ -56,10 +56,18 @@ class PreemptionInterface(Protocol):
         pod: Pod,
         potential: Sequence[NodeInfo],
         statuses: Mapping[str, Status],
-    ) -> Sequence[Status | None] | None:
-        """Optional shortcut: per potential node, the status ``select_victims_on_node``
-        would return when that is known without a dry run (None: run it); or None."""
+    ) -> Screened | None:
+        """Optional shortcut: the potential nodes whose ``select_victims_on_node`` outcome
+        is a failure known without a dry run (None: no shortcut)."""
         ...
+
+
+class Screened(Protocol):
+    """``skips[k]``: potential node k fails without a dry run, ``status(k)`` says how."""
+
+    skips: list[bool]
+
+    def status(self, k: int) -> Status: ...
 
 
 @dataclass
@@ -132,23 +140,19 @@ class Evaluator:
         pdbs: Sequence[PodDisruptionBudget],
         offset: int,
         num_candidates: int,
-        screened: Sequence[Status | None] | None = None,
+        screened: Screened | None = None,
     ) -> tuple[list[Candidate], dict[str, Status]]:
         non_violating: list[Candidate] = []
         violating: list[Candidate] = []
         # Per visited node its candidacy, status, or index in ``screened``: screened
         # statuses are only made if no candidate is found (or for the explanation).
         visited: list[tuple[str, Candidate | Status | int]] = []
-        skip = screened.skips if isinstance(screened, Screened) else None
+        skips = screened.skips if screened is not None else None
         for i in range(len(potential)):
             at = (offset + i) % len(potential)
             info = potential[at]
-            if skip is not None and skip[at]:
+            if skips is not None and skips[at]:
                 visited.append((info.name, at))
-                continue
-            known = screened[at] if screened is not None and skip is None else None
-            if known is not None:
-                visited.append((info.name, known))
                 continue
             # The plugin works on copies of the node and the state (or on neither).
             victims, violations, status = self.plugin.select_victims_on_node(
@@ -201,24 +205,15 @@ class Evaluator:
         return by_name[name]
 
 
-class Screened(Sequence[Status | None]):
-    """A ``screen_nodes`` result whose statuses are made on demand; ``skips[k]`` says
-    whether node k has one."""
-
-    skips: list[bool]
-
-
-def _status_of(found: Candidate | Status | int, screened: Sequence[Status | None] | None) -> Status:
+def _status_of(found: Candidate | Status | int, screened: Screened | None) -> Status:
     if isinstance(found, Status):
         return found
     assert screened is not None and isinstance(found, int)
-    status = screened[found]
-    assert status is not None
-    return status
+    return screened.status(found)
 
 
 def _visit_lines(
-    visited: list[tuple[str, Candidate | Status | int]], screened: Sequence[Status | None] | None
+    visited: list[tuple[str, Candidate | Status | int]], screened: Screened | None
 ) -> list[str]:
     return [
         f"candidate {name}: victims {[v.key for v in found.victims]}, "

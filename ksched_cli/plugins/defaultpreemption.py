@@ -11,7 +11,7 @@ from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
 from ..framework.podinfo import PodInfo
-from ..framework.preemption import Evaluator
+from ..framework.preemption import Evaluator, Screened
 from ..framework.status import Code, Status
 from ..framework.types import PostFilterResult
 from .preemption_victims import (
@@ -86,7 +86,7 @@ class Plugin:
         pod: Pod,
         potential: Sequence[NodeInfo],
         statuses: Mapping[str, Status],
-    ) -> Sequence[Status | None] | None:
+    ) -> Screened | None:
         if not self._resource_only:
             return None
         return screen_dry_runs(self.handle, state, pod, potential, statuses)

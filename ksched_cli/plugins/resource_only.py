@@ -12,7 +12,7 @@ in defaultpreemption.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
@@ -140,7 +140,7 @@ def screen_dry_runs(
     pod: Pod,
     potential: Sequence[NodeInfo],
     statuses: Mapping[str, Status],
-) -> Sequence[Status | None] | None:
+) -> Screened | None:
     """The dry run's outcome for nodes settled before any reprieve, all at once.
 
     A node without lower-priority pods has no victims. A node Fit rejected in the
@@ -167,35 +167,23 @@ def screen_dry_runs(
 _NO_VICTIMS = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
 
 
-class _Screened(Screened):
-    __slots__ = ("fit", "from_fit", "no_victims", "skips")
+class _Screened:
+    __slots__ = ("fit", "no_victims", "skips")
 
     def __init__(self, fit: FitStatuses, from_fit: list[bool], no_victims: list[bool]) -> None:
         self.fit = fit
-        self.from_fit = from_fit
         self.no_victims = no_victims
         self.skips = [
             nv or (ff and bool(code))
             for nv, ff, code in zip(no_victims, from_fit, fit.codes, strict=True)
         ]
 
-    def __len__(self) -> int:
-        return len(self.fit)
-
-    @overload
-    def __getitem__(self, k: int) -> Status | None: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[Status | None]: ...
-
-    def __getitem__(self, k: int | slice) -> Status | list[Status | None] | None:
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
+    def status(self, k: int) -> Status:
         if self.no_victims[k]:
             return _NO_VICTIMS
-        if self.from_fit[k] and self.fit.codes[k]:
-            return self.fit.status(k)
-        return None
+        status = self.fit.status(k)
+        assert status is not None and self.skips[k]
+        return status
 
 
 def select_victims_by_resources(

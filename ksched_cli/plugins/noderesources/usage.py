@@ -8,9 +8,8 @@ pod count. ``Usage`` holds those numbers for some nodes, and ``fit_codes`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -114,7 +113,7 @@ def fit_codes(
     return [reason for reason, _ in checks], codes
 
 
-class FitStatuses(Sequence[Status | None]):
+class FitStatuses:
     """Per node the status for a ``fit_codes`` result. Nodes short of the same resources
     share one Status: statuses are never changed once made."""
 
@@ -123,23 +122,6 @@ class FitStatuses(Sequence[Status | None]):
         self._reasons = reasons
         self._plugin = plugin
         self._made: dict[int, Status | None] = {0: None}
-
-    def __len__(self) -> int:
-        return len(self.codes)
-
-    @overload
-    def __getitem__(self, k: int) -> Status | None: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[Status | None]: ...
-
-    def __getitem__(self, k: int | slice) -> Status | list[Status | None] | None:
-        if isinstance(k, slice):
-            return [self.status(i) for i in range(*k.indices(len(self)))]
-        return self.status(k)
-
-    def __iter__(self) -> Iterator[Status | None]:
-        return map(self.status, range(len(self.codes)))
 
     def all(self) -> list[Status | None]:
         """Every node's status at once."""
