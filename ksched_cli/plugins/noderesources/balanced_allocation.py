@@ -50,16 +50,6 @@ def balanced_resource_scorer(requested: Sequence[int], allocatable: Sequence[int
     return int((1 - std) * float(MAX_NODE_SCORE))
 
 
-class PreScoreState:
-    __slots__ = ("pod_requests",)
-
-    def __init__(self, pod_requests: list[int]) -> None:
-        self.pod_requests = pod_requests
-
-    def clone(self) -> PreScoreState:
-        return self  # never mutated after PreScore
-
-
 class BalancedAllocation:
     """PreScore and Score; v1.30 never skips, even for pods without requests."""
 
@@ -76,23 +66,16 @@ class BalancedAllocation:
         )
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
-        state.write(PRE_SCORE_STATE_KEY, PreScoreState(self.scorer.pod_request_list(pod)))
+        self.scorer.pre_score(state, PRE_SCORE_STATE_KEY, pod)
         return None
 
-    def _requests(self, state: CycleState, pod: Pod) -> list[int]:
-        """The pod's requests PreScore stored, or computed again if it did not run."""
-        pre = state.get(PRE_SCORE_STATE_KEY)
-        if isinstance(pre, PreScoreState):
-            return pre.pod_requests
-        return self.scorer.pod_request_list(pod)
-
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
-        return self.scorer.score(node_info, self._requests(state, pod))
+        return self.scorer.score(node_info, self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod))
 
     def score_array(
         self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
     ) -> IntArray | None:
-        requests = self._requests(state, pod)
+        requests = self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod)
         if not self.scorer.resources:
             return None
         return balanced_scores(self.scorer, requests, columns, index)

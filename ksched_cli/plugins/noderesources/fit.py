@@ -93,16 +93,6 @@ class PreFilterState:
         )
 
 
-class PreScoreState:
-    __slots__ = ("pod_requests",)
-
-    def __init__(self, pod_requests: list[int]) -> None:
-        self.pod_requests = pod_requests
-
-    def clone(self) -> PreScoreState:
-        return self
-
-
 def compute_pod_resource_request(
     pod: Pod, ignored: frozenset[str] = frozenset(), ignored_groups: frozenset[str] = frozenset()
 ) -> PreFilterState:
@@ -247,26 +237,19 @@ class Fit:
         return fit_statuses(request, columns, positions)
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
-        state.write(PRE_SCORE_STATE_KEY, PreScoreState(self.scorer.pod_request_list(pod)))
+        self.scorer.pre_score(state, PRE_SCORE_STATE_KEY, pod)
         return None
 
     def score_array(
         self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
     ) -> IntArray | None:
-        requests = self._requests(state, pod)
+        requests = self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod)
         if not self.scorer.resources:
             return None
         return strategy_scores(self.strategy, self.weights, self.scorer, requests, columns, index)
 
-    def _requests(self, state: CycleState, pod: Pod) -> list[int]:
-        """The pod's requests PreScore stored, or computed again if it did not run."""
-        pre = state.get(PRE_SCORE_STATE_KEY)
-        if isinstance(pre, PreScoreState):
-            return pre.pod_requests
-        return self.scorer.pod_request_list(pod)
-
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
-        return self.scorer.score(node_info, self._requests(state, pod))
+        return self.scorer.score(node_info, self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod))
 
     def score_extensions(self) -> ScoreExtensions | None:
         return None

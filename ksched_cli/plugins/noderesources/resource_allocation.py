@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from ...api.pod import Pod
 from ...api.resources import CPU, EPHEMERAL_STORAGE, MEMORY, is_scalar_resource
 from ...config.args import ResourceSpec
+from ...framework.cycle_state import CycleState
 from ...framework.nodeinfo import NodeInfo, Resource
 from ...framework.status import Code, Status
 
@@ -34,6 +35,18 @@ def _kind(name: str) -> int:
     return _SCALAR if is_scalar_resource(name) else _OTHER
 
 
+class PreScoreState:
+    """The pod's request list, as PreScore stores it for Score (never mutated after)."""
+
+    __slots__ = ("pod_requests",)
+
+    def __init__(self, pod_requests: list[int]) -> None:
+        self.pod_requests = pod_requests
+
+    def clone(self) -> PreScoreState:
+        return self
+
+
 class ResourceAllocationScorer:
     """Scores a node from its allocatable and requested amounts of ``resources``."""
 
@@ -52,6 +65,17 @@ class ResourceAllocationScorer:
         self._names = tuple(r.name for r in self.resources)
         self._kinds = tuple(_kind(r.name) for r in self.resources)
         self._lookups = tuple(zip(self._kinds, self._names, strict=True))
+
+    def pre_score(self, state: CycleState, key: str, pod: Pod) -> None:
+        """Store the pod's request list under the plugin's PreScore ``key``."""
+        state.write(key, PreScoreState(self.pod_request_list(pod)))
+
+    def requests(self, state: CycleState, key: str, pod: Pod) -> list[int]:
+        """The pod's requests PreScore stored, or computed again if it did not run."""
+        pre = state.get(key)
+        if isinstance(pre, PreScoreState):
+            return pre.pod_requests
+        return self.pod_request_list(pod)
 
     def pod_request_list(self, pod: Pod) -> list[int]:
         """calculatePodResourceRequestList: the pod's request of each resource, in order."""
