@@ -12,7 +12,6 @@ in defaultpreemption.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import numpy as np
 
@@ -22,13 +21,13 @@ from ..api.resources import CPU, EPHEMERAL_STORAGE, MEMORY
 from ..framework.columns import IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
-from ..framework.nodeinfo import NodeInfo, add_requests
+from ..framework.nodeinfo import NodeInfo
 from ..framework.nominations import PODS_COUNT, amount
 from ..framework.podinfo import PodInfo
 from ..framework.preemption import Screened
 from ..framework.status import Code, Status, as_error
 from .noderesources.fit import NAME as FIT
-from .noderesources.fit import PRE_FILTER_STATE_KEY, PreFilterState, fits_request
+from .noderesources.fit import PRE_FILTER_STATE_KEY, PreFilterState
 from .noderesources.usage import (
     FitStatuses,
     fit_codes,
@@ -54,65 +53,8 @@ def resource_only(handle: Handle, state: CycleState) -> bool:
     return active_extensions is not None and not active_extensions(state)
 
 
-class _Resources:
-    """What fits_request reads of a NodeInfo: allocatable, requested and the pod count."""
-
-    __slots__ = ("allocatable", "pods", "requested")
-
-    def __init__(self, node_info: NodeInfo) -> None:
-        self.allocatable = node_info.allocatable
-        self.requested = node_info.requested.clone()
-        self.pods: list[None] = [None] * len(node_info.pods)
-
-    def change(self, pod: Pod, sign: int) -> None:
-        add_requests(self.requested, pod, sign)
-        if sign > 0:
-            self.pods.append(None)
-        else:
-            self.pods.pop()
-
-
-def _run_filters_with_nominated(
-    state: CycleState,
-    pod: Pod,
-    node_info: NodeInfo,
-    resources: _Resources,
-    static: dict[str, Any],
-    nominated: Sequence[Pod],
-) -> Status | None:
-    """RunFilterPluginsWithNominatedPods: first with the nominated pods added, then without."""
-    if nominated:
-        for other in nominated:
-            resources.change(other, 1)
-        status = _run_filters(state, pod, node_info, resources, static)
-        for other in nominated:
-            resources.change(other, -1)
-        if status is not None:
-            return status
-    return _run_filters(state, pod, node_info, resources, static)
-
-
-def _run_filters(
-    state: CycleState, pod: Pod, node_info: NodeInfo, resources: _Resources, static: dict[str, Any]
-) -> Status | None:
-    """RunFilterPlugins on the changed node: static verdicts, then Fit on the numbers."""
-    for pl in state.active_filters or ():
-        if pl.name == FIT:
-            request = state.get(PRE_FILTER_STATE_KEY)
-            short = fits_request(request, resources)  # type: ignore[arg-type]
-            status = Status(Code.UNSCHEDULABLE, *(r.reason for r in short)) if short else None
-        else:
-            if pl.name not in static:
-                static[pl.name] = pl.filter(state, pod, node_info)
-            status = static[pl.name]
-        if status is not None and status.code != Code.SUCCESS:
-            return _failure(pl.name, status)
-    return None
-
-
 def _failure(plugin: str, status: Status) -> Status:
-    """A plugin's rejection as RunFilterPlugins reports it (a fresh Status: the static
-    verdicts are shared between passes)."""
+    """A plugin's rejection as RunFilterPlugins reports it (in a Status of its own)."""
     if not status.is_rejected():
         status = as_error(f'running "{plugin}" filter plugin: {status.message()}')
     return Status(status.code, *status.reasons, error=status.error, plugin=plugin)
@@ -204,15 +146,7 @@ def select_victims_by_resources(
     request = state.get(PRE_FILTER_STATE_KEY)
     assert isinstance(request, PreFilterState)
     room = _Room(request, node_info, removed=[pi.pod for pi in potential], added=nominated)
-    if room.fits():
-        # Fit passes in both passes (with the nominated pods, hence without): only the
-        # other plugins can still reject the node, the same way in both.
-        status = _run_others(state, pod, node_info)
-    else:
-        resources = _Resources(node_info)
-        for pi in potential:
-            resources.change(pi.pod, -1)
-        status = _run_filters_with_nominated(state, pod, node_info, resources, {}, nominated)
+    status = _first_rejection(state, pod, node_info, room)
     if status is not None:
         return [], 0, status
     # From here only resources can fail, and the pod fits with the nominated pods
@@ -221,11 +155,17 @@ def select_victims_by_resources(
     return victims, num_violating, None
 
 
-def _run_others(state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
-    """The first rejection by a plugin other than Fit, in order (their verdicts do not
-    depend on the node's pods)."""
+def _first_rejection(
+    state: CycleState, pod: Pod, node_info: NodeInfo, room: _Room
+) -> Status | None:
+    """RunFilterPluginsWithNominatedPods on the node as ``room`` has it. The other
+    plugins' verdicts do not depend on the node's pods, and Fit passing with the
+    nominated pods means it passes without them, so one pass in order says it all."""
     for pl in state.active_filters or ():
         if pl.name == FIT:
+            short = room.short()
+            if short:
+                return Status(Code.UNSCHEDULABLE, *short, plugin=FIT)
             continue
         status = pl.filter(state, pod, node_info)
         if status is not None and status.code != Code.SUCCESS:
@@ -236,7 +176,7 @@ def _run_others(state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | No
 class _Room:
     """Free amounts of the resources Fit checks, on plain ints for the reprieve loop."""
 
-    __slots__ = ("free", "keys", "wanted")
+    __slots__ = ("free", "keys", "reasons", "wanted")
 
     def __init__(
         self, request: PreFilterState, node_info: NodeInfo, removed: list[Pod], added: list[Pod]
@@ -244,7 +184,8 @@ class _Room:
         alloc, used = node_info.allocatable, node_info.requested
         # fitsRequest checks the pod count, then only what the pod asks for (nothing
         # else when it asks for nothing).
-        rows = [(PODS_COUNT, 1, alloc.allowed_pod_number - len(node_info.pods))]
+        # (key, wanted, free, fitsRequest's reason when short), in fitsRequest's order.
+        rows = [(PODS_COUNT, 1, alloc.allowed_pod_number - len(node_info.pods), "Too many pods")]
         if not request.empty:
             for name, wanted, free in (
                 (CPU, request.milli_cpu, alloc.milli_cpu - used.milli_cpu),
@@ -256,13 +197,14 @@ class _Room:
                 ),
             ):
                 if wanted > 0:
-                    rows.append((name, wanted, free))
-            for name, wanted, _ in request.scalars:
+                    rows.append((name, wanted, free, f"Insufficient {name}"))
+            for name, wanted, reason in request.scalars:
                 free = alloc.scalar_resources.get(name, 0) - used.scalar_resources.get(name, 0)
-                rows.append((name, wanted, free))
-        self.keys = [key for key, _, _ in rows]
-        self.wanted = [wanted for _, wanted, _ in rows]
-        self.free = [free for _, _, free in rows]
+                rows.append((name, wanted, free, reason))
+        self.keys = [row[0] for row in rows]
+        self.wanted = [row[1] for row in rows]
+        self.free = [row[2] for row in rows]
+        self.reasons = [row[3] for row in rows]
         for pod in removed:
             self._move(pod, 1)
         for pod in added:
@@ -273,8 +215,13 @@ class _Room:
         for j, key in enumerate(self.keys):
             free[j] += sign * amount(pod, key)
 
-    def fits(self) -> bool:
-        return all(f >= w for f, w in zip(self.free, self.wanted, strict=True))
+    def short(self) -> list[str]:
+        """fitsRequest's reasons for what the preemptor lacks here (empty: it fits)."""
+        return [
+            reason
+            for f, w, reason in zip(self.free, self.wanted, self.reasons, strict=True)
+            if f < w
+        ]
 
     def take(self, pi: PodInfo) -> bool:
         """Put the pod back if the preemptor (and the nominated pods) still fit."""
