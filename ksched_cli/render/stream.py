@@ -91,7 +91,7 @@ def _attempt(doc: Mapping[str, Any], depth: int) -> str:
 
 
 def _nested_map(value: Mapping[str, Any], depth: int, entry: Callable[[Any, int], str]) -> str:
-    """A map of node name to an object, ``depth`` levels down."""
+    """A map of names to values written by ``entry``, ``depth`` levels down."""
     if not value:
         return "{}"
     inner = _PAD * (depth + 1)
@@ -100,11 +100,7 @@ def _nested_map(value: Mapping[str, Any], depth: int, entry: Callable[[Any, int]
 
 
 def _int_map(value: Mapping[str, int], depth: int) -> str:
-    if not value:
-        return "{}"
-    inner = _PAD * (depth + 1)
-    body = ",\n".join(f"{inner}{_quote(k)}: {_number(v)}" for k, v in value.items())
-    return "{\n" + body + "\n" + _PAD * depth + "}"
+    return _nested_map(value, depth, lambda v, _: _number(v))
 
 
 def _number(v: Any) -> str:

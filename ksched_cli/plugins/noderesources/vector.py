@@ -24,20 +24,11 @@ if TYPE_CHECKING:
 
 
 def fit_mask(request: PreFilterState, columns: NodeColumns) -> BoolArray:
-    """fitsRequest as a mask: True where no resource is short (fit.py's PreFilterState)."""
-    ok: BoolArray = columns.pod_count + 1 <= columns.alloc_pods
-    if request.empty:
-        return ok
-    cpu, mem, eph = request.milli_cpu, request.memory, request.ephemeral_storage
-    if cpu > 0:
-        ok &= cpu <= columns.alloc_cpu - columns.req_cpu
-    if mem > 0:
-        ok &= mem <= columns.alloc_mem - columns.req_mem
-    if eph > 0:
-        ok &= eph <= columns.alloc_eph - columns.req_eph
-    for name, amount, _ in request.scalars:
-        ok &= amount <= columns.scalar_allocatable(name) - columns.scalar_requested(name)
-    return ok
+    """fitsRequest as a mask over all live nodes: True where no resource is short."""
+    positions = columns.positions
+    _, codes = fit_codes(request, columns, positions, live_usage(request, columns, positions))
+    mask: BoolArray = codes == 0
+    return mask
 
 
 def fit_statuses(
