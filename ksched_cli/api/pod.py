@@ -124,6 +124,9 @@ class Pod:
     non_zero_requests: dict[str, int] = field(default_factory=dict)
     cache_non_zero: tuple[int, int] = (0, 0)
     load_index: int = 0
+    # The workload a user keeps that owns this pod, as kubectl names it
+    # ("deployment/web", "statefulset/db"); "" for a bare pod. Set by the controllers layer.
+    workload: str = ""
     # framework.PodInfo built on first use (see framework/podinfo.py).
     info_cache: object = field(default=None, repr=False)
 
