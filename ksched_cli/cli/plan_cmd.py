@@ -19,8 +19,14 @@ from ..manifests.loader import LoadResult, load_cluster
 from ..render.explain import render_attempts, render_pod
 from ..render.stream import write_json, write_yaml
 from ..render.table import render_table
+from ..render.whatif_document import whatif_document
+from ..render.whatif_text import render_whatif
+from ..whatif.apply import apply_operations, finish_report
+from ..whatif.model import WhatIfReport
+from ..whatif.ops.base import Operation
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
 from .progress import progress_line
+from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
 EXIT_ALL_SCHEDULED = 0
 EXIT_ERROR = 1
@@ -33,7 +39,7 @@ class _UsageError(click.UsageError):
     exit_code = EXIT_ERROR
 
 
-class _PlanCommand(click.Command):
+class _PlanCommand(OperationsCommand):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
@@ -93,6 +99,7 @@ class _PlanCommand(click.Command):
     default=None,
     help="Write every extender request and reply to FILE (a stub for --extender-mode).",
 )
+@operation_options
 def plan(
     paths: tuple[str, ...],
     config: str,
@@ -112,7 +119,13 @@ def plan(
 
     \b
     Exit codes: 0 every pending pod was scheduled; 2 some were not
-    (Unschedulable, Gated or Skipped); 1 invalid input, configuration or usage.
+    (Unschedulable, Gated or Skipped), or an operation blocked a drain or lost a
+    pod; 1 invalid input, configuration or usage.
+
+    \b
+    What-if operations (--drain, --remove-node, --cordon, --uncordon, --add-nodes,
+    --scale) change the loaded cluster in the order given before the plan runs; the
+    output then starts with what they did and each node's requests before and after.
 
     \b
     Examples (each directory under examples/ has a README saying what to look for):
@@ -123,8 +136,12 @@ def plan(
       ksched plan snapshot.yaml --config bin-packing -o wide
       ksched plan cluster/ --config my-profile.yaml -o json --explain
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
+      ksched plan examples/drain --drain node-a          # what if node-a is drained?
+      ksched plan cluster/ --add-nodes pool.yaml=3 --scale deployment/web=12
     """
+    operations = operations_or_exit()
     cfg, loaded = _load_or_exit(config, paths, explain_pod)
+    whatif = _apply_or_exit(loaded, operations) if operations else None
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders)
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
@@ -148,24 +165,41 @@ def plan(
         )
         result = Engine(cfg, loaded.cluster, options).run()
     finish(ext)
+    if whatif is not None:
+        finish_report(whatif[0], loaded.cluster, result)
+        result.notes[:0] = whatif[1]
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
+    extra = {"whatif": whatif_document(whatif[0])} if whatif is not None else None
     if output in ("json", "yaml"):
         # Streamed: with --explain on a large cluster the document is gigabytes.
         if output == "json":
-            write_json(result, explain, sys.stdout)
+            write_json(result, explain, sys.stdout, extra)
         else:
-            write_yaml(result, explain, sys.stdout)
+            write_yaml(result, explain, sys.stdout, extra)
     else:
         text = _render_text(result, output, explain, explain_pod, running)
+        if whatif is not None:
+            text = render_whatif(whatif[0]) + text
         if ext.notice:
             text = f"WARNING: {ext.notice}\n{text}"
         click.echo(text, nl=False)
     pending_failed = any(
         d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
     )
-    sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
+    disrupted = whatif is not None and whatif[0].disrupted()
+    sys.exit(EXIT_SOME_PENDING if pending_failed or disrupted else EXIT_ALL_SCHEDULED)
+
+
+def _apply_or_exit(
+    loaded: LoadResult, operations: list[Operation]
+) -> tuple[WhatIfReport, list[str]]:
+    try:
+        return apply_operations(loaded.cluster, operations)
+    except KschedError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
 
 
 def _extender_setup_or_exit(cfg: SchedulerConfig, mode: str, record: str | None) -> ExtenderSetup:

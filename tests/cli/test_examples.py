@@ -91,6 +91,9 @@ EXPECTED: dict[str, tuple[int, dict[str, Outcome]]] = {
         "default/web-0": Outcome(S, "node-b"),
         "default/legacy": Outcome(U, message="1 rack is being retired, 2 node(s) didn't match"),
     }),
+    "drain": (2, {
+        "default/batch-big": Outcome(U, message="0/3 nodes are available: 3 Insufficient cpu."),
+    }),
     "storage": (2, {
         "default/web-0": Outcome(S, "node-a2"),
         "default/ssd-0": Outcome(S, "node-b1"),
