@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from typing import Any
@@ -15,8 +16,11 @@ from ..errors import KschedError
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
+from ..render.whatif_document import whatif_document
+from ..render.whatif_text import render_whatif
 from .extender_opts import MODE_HELP, finish, setup, validate_mode
 from .progress import progress_line
+from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
 EXIT_NO_CHANGE = 0
 EXIT_ERROR = 1
@@ -28,7 +32,7 @@ class _UsageError(click.UsageError):
     exit_code = EXIT_ERROR
 
 
-class _DiffCommand(click.Command):
+class _DiffCommand(OperationsCommand):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
@@ -58,12 +62,15 @@ def _sides(
 def _render(result: DiffResult, output: str) -> str:
     if output in ("json", "yaml"):
         doc: dict[str, Any] = diff_document(result)
+        if result.whatif is not None:
+            doc["whatif"] = whatif_document(result.whatif)
         if output == "json":
             return json.dumps(doc, indent=2, sort_keys=True) + "\n"
         return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
+    head = render_whatif(result.whatif) if result.whatif is not None else ""
     if output == "markdown":
-        return render_diff_markdown(result)
-    return render_diff_table(result)
+        return (f"```\n{head}```\n\n" if head else "") + render_diff_markdown(result)
+    return head + render_diff_table(result)
 
 
 @click.command("diff", cls=_DiffCommand, short_help="What a profile change does to placements.")
@@ -89,6 +96,7 @@ def _render(result: DiffResult, output: str) -> str:
               metavar="call|skip|stub=FILE", callback=validate_mode, help=MODE_HELP)
 @click.option("--record-extenders", "record_extenders", type=click.Path(dir_okay=False),
               metavar="FILE", help="Write every extender request and reply of both plans to FILE.")
+@operation_options
 def diff(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...], output: str, fail_on: str,
@@ -112,8 +120,15 @@ def diff(
       ksched diff --base default --head bin-packing snapshot.yaml -o markdown > comment.md
       ksched diff --config my.yaml --base-manifests cluster/ --head-manifests cluster-with-pool/
       ksched diff --base old.yaml --head new.yaml cluster/ -o json --fail-on unschedulable
+      ksched diff cluster/ --drain node-a            # the cluster before and after a drain
+
+    \b
+    What-if operations (--drain, --remove-node, --cordon, --uncordon, --add-nodes,
+    --scale) change the head side's cluster, in the order given, before its plan.
     """
+    operations = tuple(operations_or_exit())
     base_side, head_side = _sides(paths, base, head, config, base_manifests, head_manifests)
+    head_side = dataclasses.replace(head_side, operations=operations)
     try:
         ext = setup(None, extender_mode, record_extenders)
         with progress_line() as progress:

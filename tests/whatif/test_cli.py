@@ -111,3 +111,18 @@ def test_a_drain_needs_a_value(monkeypatch: pytest.MonkeyPatch) -> None:
     result = run(monkeypatch, CLUSTER, "--drain")
     assert result.exit_code == 1
     assert "'--drain': requires a value" in result.stderr
+
+
+def test_diff_applies_operations_to_the_head_side(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ksched_cli.cli.diff_cmd import diff
+
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(diff, [CLUSTER, "--drain", "node-a", "-o", "json"])
+    assert result.exit_code == 3, result.output
+    doc = json.loads(result.stdout)
+    assert doc["whatif"]["operations"][0]["operation"] == "--drain node-a"
+    changed = {c["pod"] for c in doc["pods"]}
+    assert {"default/debug-shell", "default/web-7d9f6-2xk4p", "default/db-0"} <= changed
+    bad = CliRunner().invoke(diff, [CLUSTER, "--scale", "x"])
+    assert bad.exit_code == 1
+    assert bad.stderr.startswith("error: --scale: malformed value")
