@@ -82,6 +82,7 @@ class Engine:
         self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods))
         self.permits = PermitWaits(self)
         self.cycle = SchedulingCycle(self)
+        self._done = 0  # attempts so far, for progress
 
     def _extenders(self) -> Extenders:
         if self.options.extender_mode == "skip":
@@ -129,55 +130,76 @@ class Engine:
 
     def _enqueue_pending(self) -> None:
         for pod in self._cluster.pods:
-            if pod.node_name:
-                continue
-            fwk = self.frameworks.get(pod.scheduler_name)
-            if fwk is None:
-                self.decide(pod, rec.SKIPPED)
-                self.plan.decisions[
-                    -1
-                ].note = f'no profile has schedulerName "{pod.scheduler_name}"'
-                continue
-            info = QueuedPodInfo(pod=pod, timestamp=0.0)
-            self.queued[pod.uid] = info
-            if pod.nominated_node_name:
-                self.nominator.add(pod, pod.nominated_node_name)
-            gate = next(
-                (s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None),
-                None,
-            )
-            if gate is not None:
-                info.gated = True
-                self.decide(pod, rec.GATED, message=gate.message())
-                continue
-            self.queue.add_active(info)
+            if not pod.node_name:
+                self._enqueue(pod)
+
+    def _enqueue(self, pod: Pod) -> None:
+        fwk = self.frameworks.get(pod.scheduler_name)
+        if fwk is None:
+            self.decide(pod, rec.SKIPPED)
+            self.plan.decisions[-1].note = f'no profile has schedulerName "{pod.scheduler_name}"'
+            return
+        info = QueuedPodInfo(pod=pod, timestamp=self.clock)
+        self.queued[pod.uid] = info
+        if pod.nominated_node_name:
+            self.nominator.add(pod, pod.nominated_node_name)
+        gate = next(
+            (s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None),
+            None,
+        )
+        if gate is not None:
+            info.gated = True
+            self.decide(pod, rec.GATED, message=gate.message())
+            return
+        self.queue.add_active(info)
+
+    def add_pending(self, pod: Pod) -> None:
+        """A pod created while the engine runs (what-if scenarios, capacity copies):
+        the API server stores it and the scheduler queues it at the current time."""
+        self._cluster.pods.append(pod)
+        self.pods_by_uid[pod.uid] = pod
+        self._enqueue(pod)
 
     # --- the loop -------------------------------------------------------------------
     def run(self) -> rec.Plan:
+        self.start()
+        self.run_until()
+        return self.finish()
+
+    def start(self) -> None:
+        """Queue the input's pending pods (run() does this; incremental drivers call it)."""
         self._enqueue_pending()
-        done = 0
+
+    def run_until(self, limit: float | None = None) -> None:
+        """Schedule until nothing is left to do before simulated time ``limit`` (None: at
+        all); with a limit, the clock then stands at ``limit``."""
         while True:
             info = self.queue.pop()
             if info is None:
-                if not self._advance_clock():
+                if not self._advance_clock(limit):
                     break
                 continue
             self.cycle.attempt(info)
-            done += 1
+            self._done += 1
             if self.options.progress is not None:
-                self.options.progress(done, len(self.queued))
+                self.options.progress(self._done, len(self.queued))
+        if limit is not None and limit > self.clock:
+            self.clock = self.queue.now = limit
+
+    def finish(self) -> rec.Plan:
+        """Pods still waiting end Unschedulable; the plan is complete."""
         self._finish()
         self.plan.warnings.extend(self.extenders.warnings)
         self.plan.end_time = self.clock
         return self.plan
 
-    def _advance_clock(self) -> bool:
+    def _advance_clock(self, limit: float | None = None) -> bool:
         candidates = [
             t
             for t in (self.queue.next_backoff_expiry(), self.cycle.next_deadline())
             if t is not None
         ]
-        if not candidates:
+        if not candidates or (limit is not None and min(candidates) > limit):
             return False
         self.clock = max(self.clock, min(candidates))
         self.queue.now = self.clock

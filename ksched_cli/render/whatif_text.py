@@ -21,9 +21,8 @@ def _changes_table(changes: list[PodChange]) -> str:
     rows = [
         [c.pod, c.change, c.node or "<none>", c.workload or "<none>", c.reason] for c in changes
     ]
-    return tabulate(
-        rows, headers=["POD", "CHANGE", "NODE", "WORKLOAD", "REASON"], tablefmt="plain"
-    )
+    return tabulate(rows, headers=["POD", "CHANGE", "NODE", "WORKLOAD", "REASON"],
+                    tablefmt="plain", disable_numparse=True)
 
 
 def _cell(usage: NodeUsage | None, column: str) -> str:
@@ -46,17 +45,27 @@ def _status(old: NodeUsage | None, new: NodeUsage | None) -> str:
     return "cordoned" if new.unschedulable else "schedulable"
 
 
-def _nodes_table(before: list[NodeUsage], after: list[NodeUsage]) -> str:
+def nodes_table(before: list[NodeUsage], after: list[NodeUsage]) -> str:
+    """Each node's requests/allocatable before -> after, with its status; nodes nothing
+    changed on are counted, not listed (JSON and YAML list every node)."""
     old = {u.name: u for u in before}
     new = {u.name: u for u in after}
     rows = []
+    unchanged = 0
     for name in sorted(old.keys() | new.keys()):
         a, b = old.get(name), new.get(name)
+        if a is not None and a == b:
+            unchanged += 1
+            continue
         rows.append([name, _status(a, b)] + [
             f"{_cell(a, col)} -> {_cell(b, col)}" for col in ("cpu", "memory", "pods")
         ])
     headers = ["NODE", "STATUS", "CPU REQUESTS", "MEMORY REQUESTS", "PODS"]
-    return tabulate(rows, headers=headers, tablefmt="plain")
+    text = tabulate(rows, headers=headers, tablefmt="plain", disable_numparse=True) if rows \
+        else "None changed."
+    if unchanged:
+        text += f"\n({unchanged} other node(s) unchanged)"
+    return text
 
 
 def render_whatif(report: WhatIfReport) -> str:
@@ -68,5 +77,5 @@ def render_whatif(report: WhatIfReport) -> str:
     lines += ["", "Pod changes:"]
     lines.append(_changes_table(changes) if changes else "  None.")
     lines += ["", "Nodes (requests/allocatable, before -> after):"]
-    lines.append(_nodes_table(report.before, report.after))
+    lines.append(nodes_table(report.before, report.after))
     return "\n".join(lines) + "\n\n"
