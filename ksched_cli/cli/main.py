@@ -19,6 +19,7 @@ COMMANDS = {
     "profiles": "profiles_cmd",
     "plugins": "plugins_cmd",
     "capacity": "capacity_cmd",
+    "simulate": "simulate_cmd",
 }
 
 

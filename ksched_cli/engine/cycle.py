@@ -66,6 +66,9 @@ class SchedulingCycle:
     ) -> None:
         pod = info.pod
         diag = fit.diagnosis
+        # The plugins that rejected the pod, before PostFilter's status joins the diagnosis:
+        # v1.30 queues the pod by these alone (engine/events.py).
+        rejected_by = (set(diag.unschedulable_plugins), set(diag.pending_plugins))
         post: PostFilterResult | None = None
         if fwk.post_filter_plugins:
             post, status = fwk.run_post_filter(state, pod, diag.node_to_status)
@@ -82,7 +85,7 @@ class SchedulingCycle:
             if post.detail is not None and self.engine.options.record != "summary":
                 attempt.detail["preemption"] = post.detail()
         rejectors = bool(diag.unschedulable_plugins or diag.pending_plugins)
-        self._failure(info, cycle, message, nominate, rejectors)
+        self._failure(info, cycle, message, nominate, rejectors, rejected_by)
         if post is not None and nominate:
             self.engine_preempt(pod, nominate, post)
 
@@ -107,11 +110,19 @@ class SchedulingCycle:
             engine.cluster_changed()
 
     def _failure(
-        self, info: QueuedPodInfo, cycle: int, message: str, nominate: str | None, rejectors: bool
+        self,
+        info: QueuedPodInfo,
+        cycle: int,
+        message: str,
+        nominate: str | None,
+        rejectors: bool,
+        rejected_by: tuple[set[str], set[str]] = (set(), set()),
     ) -> None:
         """handleSchedulingFailure: requeue, then update the nomination."""
         engine = self.engine
         pod = info.pod
+        # The rejecting plugins decide which cluster events move the pod (engine/events.py).
+        info.unschedulable_plugins, info.pending_plugins = rejected_by
         engine.last_message[pod.uid] = message
         if info.attempts >= MAX_ATTEMPTS:
             engine.decide(pod, rec.UNSCHEDULABLE, message=message)
@@ -207,7 +218,8 @@ class SchedulingCycle:
         by = status.plugin or "the framework"
         entry.explain.append(f"rejected at t={engine.clock:g}s by {by}: {status.message()}")
         pod.nominated_node_name = ""
-        self._failure(entry.info, 0, message, "", True)
+        self._failure(entry.info, 0, message, "", True, (set(diag.unschedulable_plugins),
+                                                          set(diag.pending_plugins)))
         engine.queue.move_all(engine.clock, exclude=pod.uid)
 
     def _bind(
@@ -260,14 +272,16 @@ class SchedulingCycle:
             diag.add_plugin_status(status)
             message = str(FitError(info.pod, 1, diag))
             rejectors = True
+            rejected_by = (set(diag.unschedulable_plugins), set(diag.pending_plugins))
         else:
             message = status.message()
             rejectors = False
+            rejected_by = (set(), set())
         if attempt is not None:
             # The host was chosen, then Reserve, Permit or binding turned the pod away.
             attempt.result = rec.REJECTED
             attempt.message = message
-        self._failure(info, cycle, message, "", rejectors)
+        self._failure(info, cycle, message, "", rejectors, rejected_by)
 
     def _explain_reserve(
         self, fwk: Framework, state: CycleState, pod: Pod, host: str, attempt: rec.Attempt

@@ -233,6 +233,17 @@ class Engine:
         self._cluster.pods.remove(pod)
         self.queue.delete(pod.uid)
 
+    def rebuild_snapshot(self) -> None:
+        """Nodes were added, removed or changed: a new node tree and columns, each node
+        keeping its pods in their order (what-if scenarios)."""
+        old = self._snapshot
+        self._snapshot = Snapshot(self._cluster.nodes)
+        for info in self._snapshot.node_infos:
+            previous = old.get(info.name)
+            for pod_info in previous.pods if previous is not None else ():
+                info.add_pod(pod_info.pod)
+        self.plan.node_count = len(self._cluster.nodes)
+
     def cluster_changed(self) -> None:
         """A pod was bound, deleted or unreserved: every unschedulable pod moves."""
         self.queue.move_all(self.clock)
