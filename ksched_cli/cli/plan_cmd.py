@@ -18,7 +18,7 @@ from ..manifests.loader import LoadResult, load_cluster, manifest_sources
 from ..render.explain import render_attempts, render_pod
 from ..render.stream import write_json, write_yaml
 from ..render.table import render_table
-from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
+from .extender_opts import MODE_HELP, ExtenderSetup, finish, input_files, setup, validate_mode
 from .progress import progress_line
 
 EXIT_ALL_SCHEDULED = 0
@@ -125,7 +125,7 @@ def plan(
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
     """
     cfg, loaded = _load_or_exit(config, paths, explain_pod)
-    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders)
+    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
         loaded.warnings.append(ext.notice)
@@ -147,7 +147,6 @@ def plan(
             extender_transport=ext.transport,
         )
         result = Engine(cfg, loaded.cluster, options).run()
-    finish(ext)
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
@@ -164,12 +163,18 @@ def plan(
         click.echo(text, nl=False)
     # Skipped pods belong to another scheduler: not this plan's failure.
     pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
+    recording_failed = finish(ext)  # after the output: a failed write never costs the plan
+    if recording_failed:
+        click.echo(recording_failed, err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
 
 
-def _extender_setup_or_exit(cfg: SchedulerConfig, mode: str, record: str | None) -> ExtenderSetup:
+def _extender_setup_or_exit(
+    cfg: SchedulerConfig, mode: str, record: str | None, inputs: Sequence[str]
+) -> ExtenderSetup:
     try:
-        return setup(cfg, mode, record)
+        return setup(cfg, mode, record, input_files(inputs))
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from ..api.meta import DEFAULT_TIME
 from ..api.pod import Pod
 from ..config.types import SchedulerConfig
-from ..extender.client import HTTPExtender
-from ..extender.scheduling import Extenders
+from ..extender.scheduling import Extenders, build_extenders
 from ..extender.transport import Transport
 from ..framework.interface import WaitingPod
 from ..framework.nominations import Nominations
@@ -87,7 +86,7 @@ class Engine:
         if self.options.extender_mode == "skip":
             return Extenders()
         transport = self.options.extender_transport
-        return Extenders([HTTPExtender(e, transport) for e in self.config.extender_configs])
+        return build_extenders(self.config.extender_configs, transport, self.config.source)
 
     # --- EngineServices -----------------------------------------------------------------
     @property
