@@ -67,6 +67,7 @@ class NodeColumns:
         self._scalar_alloc: dict[str, IntArray] = {}
         # Plugin indexes told of every pod bound to or removed from a live node.
         self._watchers: dict[Any, PodWatcher] = {}
+        self.changes = 0  # pods bound or removed so far
         # Per-plugin caches of results that depend only on static node data
         # (labels, taints): keyed by the plugin and the pod's relevant spec.
         self.static_cache: dict[Any, Any] = {}
@@ -76,6 +77,7 @@ class NodeColumns:
     def update(self, i: int, ni: NodeInfo, pod: Pod | None = None, sign: int = 0) -> None:
         """Node ``i`` changed (``pod`` added with sign 1 or removed with -1, if given)."""
         if pod is not None:
+            self.changes += 1
             for watcher in self._watchers.values():
                 watcher.pod_changed(ni, pod, sign)
             for (priority, name), column in self._below.items():

@@ -11,6 +11,7 @@ path (``vectorize``) reads them; filtering.py and scoring.py stay the reference.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ...api.pod import Pod
 from ...framework.columns import NodeColumns
@@ -24,6 +25,7 @@ from .filtering import (
     _bump,
     matches_all,
 )
+from .pairs import PairTable
 from .scoring import ScoreBuilder, ScoreMap
 
 NAME = "InterPodAffinity"
@@ -46,8 +48,9 @@ def _count(
 class ExistingTerms:
     """The (anti-)affinity terms of the pods on live nodes, by term and topology pair."""
 
-    def __init__(self, infos: Sequence[NodeInfo]) -> None:
-        self.required_anti: dict[AffinityTerm, PairCounts] = {}
+    def __init__(self, columns: NodeColumns, infos: Sequence[NodeInfo]) -> None:
+        self._columns = columns
+        self.required_anti: dict[AffinityTerm, PairTable] = {}
         self.required_affinity: dict[AffinityTerm, PairCounts] = {}
         self.preferred: dict[AffinityTerm, WeightedPairs] = {}
         for ni in infos:
@@ -63,7 +66,12 @@ class ExistingTerms:
     def _add(self, info: PodInfo, labels: Mapping[str, str], sign: int) -> None:
         for t in info.required_anti_affinity_terms:
             if t.topology_key in labels:
-                _count(self.required_anti, t, (t.topology_key, labels[t.topology_key]), sign)
+                table = self.required_anti.get(t)
+                if table is None:
+                    table = self.required_anti[t] = PairTable(self._columns)
+                table.bump(t.topology_key, labels[t.topology_key], sign)
+                if not table.counts:
+                    del self.required_anti[t]
         for t in info.required_affinity_terms:
             if t.topology_key in labels:
                 _count(self.required_affinity, t, (t.topology_key, labels[t.topology_key]), sign)
@@ -85,14 +93,15 @@ class ExistingTerms:
             if not pairs:
                 del self.preferred[term]
 
-    def anti_affinity_counts(self, pod: Pod, ns_labels: Mapping[str, str]) -> TopologyCounts:
-        """existing_anti_affinity_counts over every live node."""
-        counts: TopologyCounts = {}
-        for term, pairs in self.required_anti.items():
-            if term.matches(pod, ns_labels):
-                for pair, n in pairs.items():
-                    _bump(counts, pair, n)
-        return counts
+    def anti_affinity_tables(
+        self, pod: Pod, ns_labels: Mapping[str, str]
+    ) -> list[tuple[str, PairTable]]:
+        """The existing required anti-affinity terms matching ``pod``: key and counts."""
+        return [
+            (term.topology_key, table)
+            for term, table in self.required_anti.items()
+            if term.matches(pod, ns_labels)
+        ]
 
     def add_scores(
         self, scores: ScoreMap, pod: Pod, ns_labels: Mapping[str, str], hard_weight: int
@@ -129,9 +138,11 @@ class MatchCounts:
     """Pods on live nodes matching every one of ``terms``, counted per topology pair of
     each term whose key the node has (incoming_affinity_counts for one term group)."""
 
-    def __init__(self, terms: Sequence[IncomingTerm], infos: Sequence[NodeInfo]) -> None:
+    def __init__(
+        self, columns: NodeColumns, terms: Sequence[IncomingTerm], infos: Sequence[NodeInfo]
+    ) -> None:
         self.terms = list(terms)
-        self.counts: TopologyCounts = {}
+        self.table = PairTable(columns)
         for ni in infos:
             if ni.pods and self._pairs(ni.node.labels):
                 for existing in ni.pods:
@@ -144,31 +155,67 @@ class MatchCounts:
 
     def pod_changed(self, ni: NodeInfo, pod: Pod, sign: int) -> None:
         if matches_all(self.terms, pod):
-            for pair in self._pairs(ni.node.labels):
-                _bump(self.counts, pair, sign)
+            for key, value in self._pairs(ni.node.labels):
+                self.table.bump(key, value, sign)
 
 
-def match_counts(columns: NodeColumns, terms: Sequence[IncomingTerm]) -> TopologyCounts:
+def match_table(columns: NodeColumns, terms: Sequence[IncomingTerm]) -> PairTable:
     """The live counts for ``terms`` (registered with the columns on first use)."""
     key = (NAME, "match", tuple(signature(t) for t in terms))
-    return columns.watcher(key, lambda infos: MatchCounts(terms, infos)).counts
+    return columns.watcher(key, lambda infos: MatchCounts(columns, terms, infos)).table
 
 
 def existing_terms(columns: NodeColumns) -> ExistingTerms:
-    return columns.watcher(EXISTING_KEY, ExistingTerms)
+    return columns.watcher(EXISTING_KEY, lambda infos: ExistingTerms(columns, infos))
 
 
-def live_pre_filter_counts(s: PreFilterState, columns: NodeColumns) -> None:
-    """PreFilter's three topology counts from the live indexes."""
-    s.existing_anti_affinity_counts = existing_terms(columns).anti_affinity_counts(
-        s.pod, s.namespace_labels
-    )
-    s.affinity_counts = dict(match_counts(columns, s.affinity_terms)) if s.affinity_terms else {}
-    anti: TopologyCounts = {}
-    for t in s.anti_affinity_terms:
-        for pair, n in match_counts(columns, [t]).items():
-            _bump(anti, pair, n)
-    s.anti_affinity_counts = anti
+@dataclass(slots=True)
+class LivePreFilterState(PreFilterState):
+    """A PreFilter state built from the live tables, which filter_mask reads per node
+    for as long as no pod has been bound or removed since (``changes``)."""
+
+    columns: NodeColumns | None = None
+    changes: int = -1
+    affinity_table: PairTable | None = None
+    anti_tables: list[PairTable] = field(default_factory=list)
+    existing_tables: list[tuple[str, PairTable]] = field(default_factory=list)
+
+    def update_with_pod(self, info: PodInfo, node_info: NodeInfo, multiplier: int) -> None:
+        # The counts may be the live tables' own dicts: change copies, never those.
+        if self.columns is not None:
+            self.existing_anti_affinity_counts = dict(self.existing_anti_affinity_counts)
+            self.affinity_counts = dict(self.affinity_counts)
+            self.anti_affinity_counts = dict(self.anti_affinity_counts)
+            self.columns = None
+        PreFilterState.update_with_pod(self, info, node_info, multiplier)
+
+    def current(self, columns: NodeColumns) -> bool:
+        return columns is self.columns and columns.changes == self.changes
+
+
+def _merged(tables: Sequence[PairTable]) -> TopologyCounts:
+    """The tables' counts summed; one table's are handed over without a copy."""
+    if len(tables) == 1:
+        return tables[0].share()
+    counts: TopologyCounts = {}
+    for table in tables:
+        for pair, n in table.counts.items():
+            _bump(counts, pair, n)
+    return counts
+
+
+def live_pre_filter_state(s: PreFilterState, columns: NodeColumns) -> LivePreFilterState:
+    """PreFilter's three topology counts from the live tables."""
+    live = LivePreFilterState(s.pod, s.affinity_terms, s.anti_affinity_terms, s.namespace_labels)
+    live.columns, live.changes = columns, columns.changes
+    live.existing_tables = existing_terms(columns).anti_affinity_tables(s.pod, s.namespace_labels)
+    live.existing_anti_affinity_counts = _merged([t for _, t in live.existing_tables])
+    if s.affinity_terms:
+        live.affinity_table = match_table(columns, s.affinity_terms)
+        live.affinity_counts = live.affinity_table.share()
+    live.anti_tables = [match_table(columns, [t]) for t in s.anti_affinity_terms]
+    live.anti_affinity_counts = _merged(live.anti_tables)
+    return live
 
 
 def live_scores(builder: ScoreBuilder, columns: NodeColumns) -> None:
@@ -179,7 +226,7 @@ def live_scores(builder: ScoreBuilder, columns: NodeColumns) -> None:
         (builder.preferred_anti_affinity, -1),
     ):
         for w in weighted:
-            for (key, value), n in match_counts(columns, [w.term]).items():
+            for (key, value), n in match_table(columns, [w.term]).counts.items():
                 _add(scores, key, value, sign * w.weight * n)
     existing_terms(columns).add_scores(
         scores, builder.incoming, builder.ns_labels, builder.hard_pod_affinity_weight

@@ -26,7 +26,7 @@ from .filtering import (
     satisfy_pod_affinity,
     satisfy_pod_anti_affinity,
 )
-from .index import live_pre_filter_counts, live_scores
+from .index import live_pre_filter_state, live_scores
 from .scoring import (
     PreScoreState,
     ScoreBuilder,
@@ -65,7 +65,7 @@ class Plugin:
         )
         columns = self._columns()
         if columns is not None:
-            live_pre_filter_counts(s, columns)
+            s = live_pre_filter_state(s, columns)
         else:
             snapshot = self.handle.snapshot
             s.existing_anti_affinity_counts = existing_anti_affinity_counts(

@@ -8,6 +8,7 @@ domain ids, which depend on static node labels only.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypeGuard
 
 import numpy as np
 
@@ -22,23 +23,13 @@ from .filtering import (
     TopologyCounts,
     matches_all,
 )
-
-NAME = "InterPodAffinity"
-
-
-def _domains(key: str, columns: NodeColumns) -> tuple[IntArray, dict[str, int]]:
-    """Per node the id of its ``key`` label value (-1 without it), and value -> id."""
-    ids, values = columns.static_ids((NAME, "domain", key), lambda ni: ni.node.labels.get(key))
-    position = columns.static_cache.get((NAME, "position", key))
-    if position is None:
-        position = {v: i for i, v in enumerate(values)}
-        columns.static_cache[(NAME, "position", key)] = position
-    return ids, position
+from .index import LivePreFilterState
+from .pairs import domains
 
 
 def _per_node(key: str, by_value: Mapping[str, int], columns: NodeColumns) -> IntArray:
     """``by_value[labels[key]]`` per node, 0 where the node lacks the key or the value."""
-    ids, position = _domains(key, columns)
+    ids, position = domains(key, columns)
     table = np.zeros(len(position) + 1, dtype=np.int64)  # the last slot serves id -1
     for value, amount in by_value.items():
         at = position.get(value)
@@ -53,8 +44,13 @@ def _by_value(counts: TopologyCounts, key: str) -> dict[str, int]:
 
 
 def _has_key(key: str, columns: NodeColumns) -> BoolArray:
-    found: BoolArray = _domains(key, columns)[0] >= 0
+    found: BoolArray = domains(key, columns)[0] >= 0
     return found
+
+
+def _live(s: PreFilterState, columns: NodeColumns) -> TypeGuard[LivePreFilterState]:
+    """The state's live tables still hold its counts (no bind or removal since)."""
+    return isinstance(s, LivePreFilterState) and s.current(columns)
 
 
 def affinity_mask(s: PreFilterState, columns: NodeColumns) -> BoolArray:
@@ -63,10 +59,14 @@ def affinity_mask(s: PreFilterState, columns: NodeColumns) -> BoolArray:
     if not s.affinity_terms:
         return ok
     exist: BoolArray = np.ones(columns.size, dtype=np.bool_)
+    table = s.affinity_table if _live(s, columns) else None
     for t in s.affinity_terms:
         key = t.topology_key
         ok &= _has_key(key, columns)
-        exist &= _per_node(key, _by_value(s.affinity_counts, key), columns) > 0
+        if table is not None:
+            exist &= table.per_node(key) > 0
+        else:
+            exist &= _per_node(key, _by_value(s.affinity_counts, key), columns) > 0
     if not s.affinity_counts and matches_all(s.affinity_terms, s.pod):
         return ok
     return ok & exist
@@ -75,16 +75,26 @@ def affinity_mask(s: PreFilterState, columns: NodeColumns) -> BoolArray:
 def anti_affinity_mask(s: PreFilterState, columns: NodeColumns) -> BoolArray:
     """satisfy_pod_anti_affinity per node."""
     ok: BoolArray = np.ones(columns.size, dtype=np.bool_)
-    if s.anti_affinity_counts:
-        for t in s.anti_affinity_terms:
-            key = t.topology_key
-            ok &= _per_node(key, _by_value(s.anti_affinity_counts, key), columns) <= 0
+    if not s.anti_affinity_counts:
+        return ok
+    if _live(s, columns):
+        # A pair's merged count is positive where any term's own count is.
+        for t, table in zip(s.anti_affinity_terms, s.anti_tables, strict=True):
+            ok &= table.per_node(t.topology_key) <= 0
+        return ok
+    for t in s.anti_affinity_terms:
+        key = t.topology_key
+        ok &= _per_node(key, _by_value(s.anti_affinity_counts, key), columns) <= 0
     return ok
 
 
 def existing_anti_affinity_mask(s: PreFilterState, columns: NodeColumns) -> BoolArray:
     """satisfy_existing_pods_anti_affinity per node: no positive pair among its labels."""
     ok: BoolArray = np.ones(columns.size, dtype=np.bool_)
+    if _live(s, columns):
+        for key, table in s.existing_tables:
+            ok &= table.per_node(key) <= 0
+        return ok
     for key in {k for k, _ in s.existing_anti_affinity_counts}:
         ok &= _per_node(key, _by_value(s.existing_anti_affinity_counts, key), columns) <= 0
     return ok
