@@ -18,6 +18,7 @@ COMMANDS = {
     "diff": "diff_cmd",
     "profiles": "profiles_cmd",
     "plugins": "plugins_cmd",
+    "versions": "versions_cmd",
 }
 
 

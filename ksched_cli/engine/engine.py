@@ -53,8 +53,9 @@ class Engine:
     ):
         self.options = options or EngineOptions()
         self.config = config
+        self.features = config.features
         self._cluster = cluster
-        self._snapshot = Snapshot(cluster.nodes)
+        self._snapshot = Snapshot(cluster.nodes, self.features)
         self.clock = 0.0
         self.nominator = Nominator()
         self.plan = rec.Plan(

@@ -24,6 +24,7 @@ from ..framework.types import (
     PreFilterResult,
 )
 from ..plugins.registry import build_plugin
+from ..versions.features import Features
 from .records import ScoreTable
 
 MAX_PERMIT_TIMEOUT = 15 * 60.0
@@ -37,6 +38,9 @@ class EngineServices(Protocol):
 
     @property
     def cluster(self) -> Any: ...
+
+    @property
+    def features(self) -> Features: ...
 
     def now(self) -> float: ...
 
@@ -104,6 +108,10 @@ class Framework:
     @property
     def cluster(self) -> Any:
         return self._services.cluster
+
+    @property
+    def features(self) -> Features:
+        return self._services.features
 
     def now(self) -> float:
         return self._services.now()
