@@ -15,7 +15,6 @@ from typing import Any
 SRC_132 = "k8s.io/kubernetes v1.32.5, vendored in openshift-kni/scheduler-plugins@0aead6551"
 SRC_133 = "k8s.io/kubernetes v1.33.3, vendored in openshift-kni/scheduler-plugins@0c967825a"
 SRC_135 = "k8s.io/kubernetes v1.35.7, vendored in openshift-kni/scheduler-plugins@2117d3e30"
-SRC_136_PR = "kubernetes/kubernetes#135573 (merged for v1.36), review diff and tests"
 SRC_136_CONFIG = "k8s.io/kube-scheduler v0.36.3 config/v1 types (staging tag)"
 
 
@@ -30,25 +29,10 @@ class Features:
     # The minor release these switches describe, for messages ("kube-scheduler v1.32 ...").
     version: str = "1.30"
 
-    absent_nodes_status: bool = _switch(
-        "1.32",
-        f"{SRC_132}: schedule_one.go findNodesThatFitPod, framework/types.go FitError",
-        "nodes left out by a PreFilterResult count as `node(s) didn't satisfy plugin(s) [..]`",
-    )
-    extender_status_overwrite: bool = _switch(
-        "1.32",
-        f"{SRC_132}: schedule_one.go findNodesThatPassExtenders",
-        "an extender's failure replaces a node's status instead of adding a reason",
-    )
     sidecar_non_zero_requested: bool = _switch(
         "1.32",
         f"{SRC_132}: framework/types.go calculateResource",
         "NodeInfo.NonZeroRequested sums sidecars (restartable init containers)",
-    )
-    queueing_hints: bool = _switch(
-        "1.32",
-        f"{SRC_132}: backend/queue/scheduling_queue.go, plugins' EventsToRegister",
-        "an unschedulable pod moves on a cluster change only if a rejecting plugin's hint says so",
     )
     in_tree_volume_limits_default: bool = field(
         default=True,
@@ -76,16 +60,6 @@ class Features:
         f"{SRC_133}: noderesources/balanced_allocation.go PreScore",
         "BalancedAllocation skips pods whose requests are all zero",
     )
-    pop_from_backoff_q: bool = _switch(
-        "1.33",
-        f"{SRC_135}: backend/queue/active_queue.go, backoff_queue.go",
-        "an empty activeQ pops the backoffQ head; backoff ends on whole-second windows",
-    )
-    unschedulable_count_backoff: bool = _switch(
-        "1.34",
-        f"{SRC_135}: backend/queue/backoff_queue.go getBackoffTime",
-        "backoff doubles per unschedulable attempt, error attempts counted apart",
-    )
     nodeports_sidecars: bool = _switch(
         "1.34",
         f"{SRC_135}: nodeports/node_ports.go, framework/types.go updateUsedPorts",
@@ -100,16 +74,6 @@ class Features:
         "1.35",
         f"{SRC_135}: tainttoleration/taint_toleration.go Filter",
         "`node(s) had untolerated taint(s)`, without the taint",
-    )
-    tie_break_heap: bool = _switch(
-        "1.35",
-        f"{SRC_135}: schedule_one.go selectHost",
-        "--tie-break random draws one number per node (a max-heap) instead of reservoir sampling",
-    )
-    balanced_change_in_balance: bool = _switch(
-        "1.36",
-        SRC_136_PR,
-        "BalancedAllocation scores the change in balance the pod causes",
     )
     node_declared_features: bool = _switch(
         "1.36",
