@@ -29,6 +29,16 @@ class Features:
     # The minor release these switches describe, for messages ("kube-scheduler v1.32 ...").
     version: str = "1.30"
 
+    absent_nodes_status: bool = _switch(
+        "1.32",
+        f"{SRC_132}: schedule_one.go findNodesThatFitPod, framework/types.go FitError",
+        "nodes left out by a PreFilterResult count as `node(s) didn't satisfy plugin(s) [..]`",
+    )
+    queueing_hints: bool = _switch(
+        "1.32",
+        f"{SRC_132}: backend/queue/scheduling_queue.go, plugins' EventsToRegister",
+        "an unschedulable pod moves on a cluster change only if a rejecting plugin's hint says so",
+    )
     sidecar_non_zero_requested: bool = _switch(
         "1.32",
         f"{SRC_132}: framework/types.go calculateResource",
