@@ -19,6 +19,7 @@ COMMANDS = {
     "diff": "diff_cmd",
     "profiles": "profiles_cmd",
     "plugins": "plugins_cmd",
+    "versions": "versions_cmd",
 }
 
 # What `ksched --help` lists for each command, so listing them imports none of them.
