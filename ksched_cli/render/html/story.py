@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...engine.records import Attempt, ScoreTable
+import numpy as np
+
+from ...engine.records import Attempt
+from ...framework.columns import IntArray
 
 # Best-scored other nodes drawn next to the chosen one.
 TOP_OTHERS = 5
@@ -94,51 +97,71 @@ def top_scores(a: Attempt) -> dict[str, Any] | None:
     """Weighted scores of the chosen node and the best others, and the tie at the top."""
     table = a.score_table
     if table is not None and table.names:
-        return _from_table(table, a.node)
+        plugins = sorted(table.weighted)
+        return _ranked(table.names, plugins, table.weighted, table.total, a.node)
     if not a.scores:
         return None
     names = sorted(a.scores)
     plugins = sorted({p for s in a.scores.values() for p in s.weighted})
-    totals = [a.scores[n].total for n in names]
-    weighted = {p: [a.scores[n].weighted.get(p, 0) for n in names] for p in plugins}
-    return _ranked(names, plugins, weighted, totals, a.node)
-
-
-def _from_table(table: ScoreTable, chosen: str) -> dict[str, Any]:
-    plugins = sorted(table.weighted)
-    weighted = {p: table.weighted[p].tolist() for p in plugins}
-    return _ranked(table.names, plugins, weighted, table.total.tolist(), chosen)
+    total = np.array([a.scores[n].total for n in names], dtype=np.int64)
+    weighted = {
+        p: np.array([a.scores[n].weighted.get(p, 0) for n in names], dtype=np.int64)
+        for p in plugins
+    }
+    return _ranked(names, plugins, weighted, total, a.node)
 
 
 def _ranked(
     names: Sequence[str],
     plugins: list[str],
-    weighted: dict[str, list[int]],
-    totals: list[int],
+    weighted: Mapping[str, IntArray],
+    total: IntArray,
     chosen: str,
 ) -> dict[str, Any]:
-    order = sorted(range(len(names)), key=lambda i: (-totals[i], names[i]))
-    index = {names[i]: i for i in order}
-    rows = [i for i in order if names[i] == chosen]
-    rows += [i for i in order if names[i] != chosen][:TOP_OTHERS]
+    # Thousands of attempts over hundreds of scored nodes: rank with arrays, sort only the few.
+    pos = names.index(chosen) if chosen in names else -1
+    labels = np.array(names)  # sorts names in C where hundreds of nodes tie
+    rows = ([pos] if pos >= 0 else []) + _best(names, labels, total, TOP_OTHERS, pos)
     doc: dict[str, Any] = {
         "plugins": plugins,
         "scored": len(names),
         "rows": [
             {
                 "node": names[i],
-                "weighted": [weighted[p][i] for p in plugins],
-                "total": totals[i],
+                "weighted": [int(weighted[p][i]) for p in plugins],
+                "total": int(total[i]),
             }
             for i in rows
         ],
     }
-    if chosen in index:
-        best = totals[index[chosen]]
-        tied = sorted(names[i] for i in order if totals[i] == best and names[i] != chosen)
-        if tied:
-            doc["tie"] = {"total": best, "count": len(tied), "nodes": tied[:SAMPLE]}
+    if pos >= 0:
+        tied = np.flatnonzero(total == total[pos])
+        if len(tied) > 1:
+            lowest = np.sort(labels[tied])[: SAMPLE + 1].tolist()
+            doc["tie"] = {
+                "total": int(total[pos]),
+                "count": len(tied) - 1,
+                "nodes": [n for n in lowest if n != chosen][:SAMPLE],
+            }
     return doc
+
+
+def _best(
+    names: Sequence[str], labels: Any, total: IntArray, k: int, exclude: int
+) -> list[int]:
+    """The ``k`` best-scored nodes but ``exclude``: highest total, then lowest name."""
+    index = np.arange(len(names))
+    if exclude >= 0:
+        index = index[index != exclude]
+    values = total[index]
+    if len(index) > k:
+        kth = np.partition(values, len(values) - k)[len(values) - k]
+        above = index[values > kth].tolist()
+        # Among the nodes at the k-th total, the lowest names fill the remaining places.
+        at = index[values == kth]
+        fill = at[np.argsort(labels[at], kind="stable")[: k - len(above)]]
+        index = np.array(above + fill.tolist(), dtype=np.int64)
+    return sorted(index.tolist(), key=lambda i: (-int(total[i]), names[i]))
 
 
 def preemption_story(lines: Sequence[str]) -> dict[str, Any]:

@@ -166,3 +166,22 @@ def test_percent() -> None:
 def test_embedded_json_cannot_end_its_script() -> None:
     text = embed_json({"m": "</script><!-- & >"})
     assert "<" not in text and ">" not in text and "&" not in text
+
+
+def test_top_scores_equal_a_full_sort_on_random_tables() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        n = int(rng.integers(1, 40))
+        names = [f"node-{int(i):03}" for i in rng.permutation(200)[:n]]
+        totals = {name: int(rng.integers(0, 4)) for name in names}
+        chosen = names[int(rng.integers(0, n))]
+        scores = top_scores(_attempt(node=chosen, score_table=_table(totals)))
+        assert scores is not None
+        ranked = sorted(totals, key=lambda name: (-totals[name], name))
+        others = [name for name in ranked if name != chosen]
+        assert [r["node"] for r in scores["rows"]] == [chosen, *others[:5]]
+        tied = [name for name in others if totals[name] == totals[chosen]]
+        assert scores.get("tie", {"count": 0, "nodes": []}) == (
+            {"total": totals[chosen], "count": len(tied), "nodes": tied[:8]} if tied
+            else {"count": 0, "nodes": []}
+        )
