@@ -43,6 +43,7 @@
     if (n.after && n.after[2] === 0) badges.push(el("span", { class: "badge b-empty", text: "empty" }));
     if (n.cordoned) badges.push(el("span", { class: "badge b-cordon", text: "cordoned" }));
     if (!n.after) badges.push(el("span", { class: "badge b-out", text: "removed" }));
+    if (!n.before) badges.push(el("span", { class: "badge b-in", text: "new" }));
     return el("tr", { class: "clickable", "data-node": n.name, title: "show this node's pods", onclick: () => filterPodsByNode(n.name) },
       el("td", {}, n.name, badges), el("td", { text: n.zone || "" }),
       RES.map((_, i) => bar(n, i)));
