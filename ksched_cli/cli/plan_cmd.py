@@ -187,10 +187,12 @@ class _HtmlReport:
 
     def render(self, result: Plan, cluster: Cluster, paths: Sequence[str]) -> str:
         from ..render.html.model import capture
-        from ..render.html.report import plan_report
+        from ..render.html.report import owners_of, plan_report
 
         after = capture(cluster.nodes, cluster.pods)
-        return plan_report(result, self.before, after, self.owners, paths)
+        # Pods made during the run (by controllers) have owners too; victims are gone.
+        owners = {**self.owners, **owners_of(cluster.pods)}
+        return plan_report(result, self.before, after, owners, paths)
 
 
 def _extender_setup_or_exit(cfg: SchedulerConfig, mode: str, record: str | None) -> ExtenderSetup:

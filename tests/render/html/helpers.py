@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
+from functools import cache
 from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 
-from tests.cli.helpers import config_args, manifest_path, run
+from tests.cli.helpers import config_args, manifest_path, plan_json, run
 
 _DATA = re.compile(r'<script id="ksched-data" type="application/json">(.*?)</script>', re.S)
 
@@ -19,6 +21,26 @@ def plan_html(monkeypatch: pytest.MonkeyPatch, example: str) -> tuple[int, str]:
     result = run(monkeypatch, manifest_path(example), *config_args(example), "-o", "html")
     assert result.stderr == "", result.stderr
     return result.exit_code, result.stdout
+
+
+@dataclass(frozen=True)
+class Reports:
+    """An example planned twice, as its README says: ``-o json --explain`` and ``-o html``."""
+
+    example: str
+    code: int
+    doc: dict[str, Any]
+    html_code: int
+    html: str
+
+
+@cache
+def reports(example: str) -> Reports:
+    """Planned once per test session: the structure and the browser tests share them."""
+    with pytest.MonkeyPatch.context() as mp:
+        code, doc = plan_json(mp, example)
+        html_code, html = plan_html(mp, example)
+    return Reports(example, code, doc, html_code, html)
 
 
 def page_data(html: str) -> dict[str, Any]:

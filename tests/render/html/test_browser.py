@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from tests.browser import Browser, BrowserError, Page, find_chromium
-from tests.cli.helpers import PLAN_EXAMPLES, plan_json
+from tests.cli.helpers import PLAN_EXAMPLES
 from tests.diff.helpers import EXAMPLE_ARGS
 from tests.diff.helpers import run as run_diff
 
-from .helpers import page_data, plan_html
+from .helpers import page_data, reports
 from .test_structure import _expected_nodes
 
 
@@ -91,9 +91,7 @@ def _story(page: Page, pod: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("example", PLAN_EXAMPLES)
 def test_plan_report_in_chromium(page: Page, tmp_path: Path, example: str) -> None:
-    with pytest.MonkeyPatch.context() as mp:
-        _, doc = plan_json(mp, example)
-        _, html = plan_html(mp, example)
+    doc, html = reports(example).doc, reports(example).html
     _open(page, html, tmp_path / "report.html")
     # The cluster view shows every node with the plan's numbers.
     assert _shown_nodes(page) == _expected_nodes(example, doc)
@@ -114,8 +112,7 @@ def test_plan_report_in_chromium(page: Page, tmp_path: Path, example: str) -> No
 
 
 def test_preemption_story_shows_candidates_and_victims(page: Page, tmp_path: Path) -> None:
-    with pytest.MonkeyPatch.context() as mp:
-        _, html = plan_html(mp, "preemption")
+    html = reports("preemption").html
     _open(page, html, tmp_path / "report.html")
     first = _story(page, "default/payments")["attempts"][0]["text"]
     assert "Victims: default/batch-b1" in first
@@ -125,8 +122,7 @@ def test_preemption_story_shows_candidates_and_victims(page: Page, tmp_path: Pat
 
 
 def test_gang_story_shows_the_tie_and_the_permit_wait(page: Page, tmp_path: Path) -> None:
-    with pytest.MonkeyPatch.context() as mp:
-        _, html = plan_html(mp, "gang")
+    html = reports("gang").html
     _open(page, html, tmp_path / "report.html")
     story = _story(page, "default/training-0")["attempts"][0]
     assert story["totals"] == {"gpu-0": 425, "gpu-1": 425}
@@ -140,9 +136,7 @@ def test_gang_story_shows_the_tie_and_the_permit_wait(page: Page, tmp_path: Path
 
 
 def test_node_filter_and_pod_search(page: Page, tmp_path: Path) -> None:
-    with pytest.MonkeyPatch.context() as mp:
-        _, doc = plan_json(mp, "gang")
-        _, html = plan_html(mp, "gang")
+    doc, html = reports("gang").doc, reports("gang").html
     _open(page, html, tmp_path / "report.html")
     page.evaluate("""(() => { const s = document.getElementById('node-state');
         s.value = 'evicted'; s.dispatchEvent(new Event('change')); })()""")
@@ -191,8 +185,7 @@ def test_diff_report_in_chromium(page: Page, tmp_path: Path) -> None:
 def test_page_and_python_format_amounts_alike(page: Page, tmp_path: Path) -> None:
     from ksched_cli.render.html.page import amount
 
-    with pytest.MonkeyPatch.context() as mp:
-        _, html = plan_html(mp, "basic")
+    html = reports("basic").html
     _open(page, html, tmp_path / "report.html")
     values = [0, 1, 5, 100, 999, 1500, 4000, 512, 1 << 20, 1152 << 20, 1536 << 20, 8 << 30,
               (3 << 40) + 7, 123456789]

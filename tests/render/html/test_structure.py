@@ -8,26 +8,22 @@ import pytest
 
 from ksched_cli.manifests.loader import load_cluster
 from ksched_cli.render.html.page import amount, percent
-from tests.cli.helpers import PLAN_EXAMPLES, REPO, manifest_path, plan_json
+from tests.cli.helpers import PLAN_EXAMPLES, REPO, manifest_path
 
-from .helpers import Shown, page_data, plan_html
-
-
-@pytest.fixture(scope="module", params=PLAN_EXAMPLES)
-def reports(request: pytest.FixtureRequest) -> dict[str, Any]:
-    example: str = request.param
-    with pytest.MonkeyPatch.context() as mp:
-        code, doc = plan_json(mp, example)
-        html_code, html = plan_html(mp, example)
-    return {"example": example, "code": code, "doc": doc, "html_code": html_code, "html": html}
+from .helpers import Reports, Shown, page_data, reports
 
 
-def test_exit_code_is_the_plans(reports: dict[str, Any]) -> None:
-    assert reports["html_code"] == reports["code"]
+@pytest.fixture(params=PLAN_EXAMPLES)
+def report(request: pytest.FixtureRequest) -> Reports:
+    return reports(request.param)
 
 
-def test_self_contained(reports: dict[str, Any]) -> None:
-    html: str = reports["html"]
+def test_exit_code_is_the_plans(report: Reports) -> None:
+    assert report.html_code == report.code
+
+
+def test_self_contained(report: Reports) -> None:
+    html: str = report.html
     shown = Shown(html)
     assert shown.urls == []  # nothing linked or loaded: no src, href or action at all
     assert not {"link", "img", "iframe", "object", "embed"} & shown.tags
@@ -35,36 +31,36 @@ def test_self_contained(reports: dict[str, Any]) -> None:
     assert html.count("<script") == 3  # data, shared script, page script: all inline
 
 
-def test_summary_chips_are_the_plans(reports: dict[str, Any]) -> None:
-    doc = reports["doc"]
-    shown = Shown(reports["html"])
+def test_summary_chips_are_the_plans(report: Reports) -> None:
+    doc = report.doc
+    shown = Shown(report.html)
     assert shown.chips == {k: str(v) for k, v in doc["summary"].items()}
-    assert page_data(reports["html"])["summary"] == doc["summary"]
+    assert page_data(report.html)["summary"] == doc["summary"]
 
 
-def test_pods_are_the_plans(reports: dict[str, Any]) -> None:
-    pods = page_data(reports["html"])["pods"]
+def test_pods_are_the_plans(report: Reports) -> None:
+    pods = page_data(report.html)["pods"]
     expected = [
         {k: p[k] for k in ("pod", "outcome", "node", "priority", "preemptedBy") if k in p}
-        for p in reports["doc"]["pods"]
+        for p in report.doc["pods"]
     ]
     got = [
         {k: p[k] for k in ("pod", "outcome", "node", "priority", "preemptedBy") if k in p}
         for p in pods
     ]
     assert got == expected
-    messages = {p["pod"]: p.get("message", "") for p in reports["doc"]["pods"]}
+    messages = {p["pod"]: p.get("message", "") for p in report.doc["pods"]}
     for p in pods:
         if messages[p["pod"]]:
             assert p["message"] == messages[p["pod"]]
 
 
-def test_reason_counts_add_up(reports: dict[str, Any]) -> None:
-    data = page_data(reports["html"])
-    shown = Shown(reports["html"])
+def test_reason_counts_add_up(report: Reports) -> None:
+    data = page_data(report.html)
+    shown = Shown(report.html)
     assert [[r["outcome"], r["reason"], str(r["count"])] for r in data["reasons"]] == shown.reasons
     unplaced = [
-        p for p in reports["doc"]["pods"] if p["outcome"] in ("Unschedulable", "Gated", "Skipped")
+        p for p in report.doc["pods"] if p["outcome"] in ("Unschedulable", "Gated", "Skipped")
     ]
     # Every unplaced pod is under at least one reason, and only unplaced pods are.
     members = {p["pod"] for p in data["pods"] if p.get("reasons")}
@@ -105,21 +101,21 @@ def _plus(total: list[int], requests: dict[str, int], sign: int) -> list[int]:
     ]
 
 
-def test_node_numbers_are_the_plans(reports: dict[str, Any]) -> None:
-    data = page_data(reports["html"])
-    expected = _expected_nodes(reports["example"], reports["doc"])
+def test_node_numbers_are_the_plans(report: Reports) -> None:
+    data = page_data(report.html)
+    expected = _expected_nodes(report.example, report.doc)
     got = {n["name"]: {k: n[k] for k in ("before", "after", "alloc")} for n in data["nodes"]}
     assert got == expected
     placed: dict[str, int] = {}
-    for d in reports["doc"]["pods"]:
+    for d in report.doc["pods"]:
         if d["outcome"] == "Scheduled":
             placed[d["node"]] = placed.get(d["node"], 0) + 1
     assert {n["name"]: n["received"] for n in data["nodes"] if n["received"]} == placed
 
 
-def test_zone_rows_show_the_sums(reports: dict[str, Any]) -> None:
-    data = page_data(reports["html"])
-    shown = Shown(reports["html"])
+def test_zone_rows_show_the_sums(report: Reports) -> None:
+    data = page_data(report.html)
+    shown = Shown(report.html)
     rows = []
     for z in data["zones"]:
         cells = [z["zone"] or "(no zone label)", str(z["nodes"])]
@@ -136,10 +132,10 @@ def test_zone_rows_show_the_sums(reports: dict[str, Any]) -> None:
     assert shown.zones == rows
 
 
-def test_stories_are_the_attempts(reports: dict[str, Any]) -> None:
-    data = page_data(reports["html"])
+def test_stories_are_the_attempts(report: Reports) -> None:
+    data = page_data(report.html)
     attempts: dict[str, list[dict[str, Any]]] = {}
-    for a in reports["doc"].get("attempts", []):
+    for a in report.doc.get("attempts", []):
         attempts.setdefault(a["pod"], []).append(a)
     assert set(data["stories"]) == set(attempts)
     for pod, story in data["stories"].items():
