@@ -171,6 +171,11 @@ def test_diff_report_in_chromium(page: Page, tmp_path: Path) -> None:
     assert {r[1] for r in rows} <= set(data["categories"])
     assert sum(data["categories"].values()) == doc["summary"]["changed"]
     page.evaluate("document.querySelector('nav button[data-tab=nodes]').click()")
+    per_node = page.evaluate("""[...document.querySelectorAll('#node-table tr[data-node]')]
+        .map(tr => [tr.dataset.node, tr.querySelector('td.gained').textContent,
+         tr.querySelector('td.lost').textContent])""")
+    assert per_node == [[n["node"], ", ".join(n["gained"]), ", ".join(n["lost"])]
+                        for n in data["nodes"]]
     page.evaluate("document.querySelector('#node-table tr[data-node=\"node-c\"]').click()")
     shown = page.evaluate("[...document.querySelectorAll('#change-table tr[data-pod]')]"
                           ".map(tr => tr.dataset.pod)")

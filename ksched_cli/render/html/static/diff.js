@@ -63,10 +63,11 @@
     { label: "node", sort: (n) => n.node },
     { label: "gains", num: true, sort: (n) => n.gained.length },
     { label: "loses", num: true, sort: (n) => n.lost.length },
-    { label: "pods gained (head) | lost (base)" },
+    { label: "pods it gains with head" },
+    { label: "pods it loses (held with base)" },
   ], (n) => el("tr", { class: "clickable", "data-node": n.node, onclick: () => { filters.node = n.node; filter(); showTab("changes"); } },
     el("td", { text: n.node }), el("td", { class: "num", text: n.gained.length }), el("td", { class: "num", text: n.lost.length }),
-    el("td", { class: "grid2" }, el("div", { class: "note", text: n.gained.join(", ") }), el("div", { class: "note", text: n.lost.join(", ") }))));
+    el("td", { class: "note gained", text: n.gained.join(", ") }), el("td", { class: "note lost", text: n.lost.join(", ") })));
   nodes.setRows(data.nodes);
   KS.ready();
 })();
