@@ -76,6 +76,17 @@ def _sides(
     )
 
 
+def _html(result: DiffResult, sides: tuple[SideInput, SideInput]) -> str:
+    from ..manifests.loader import load_cluster
+    from ..render.html.report import diff_report, owners_of
+
+    # The pods' owning workloads, read again from both sides' manifests (head wins).
+    owners: dict[str, str] = {}
+    for side in sides:
+        owners.update(owners_of(load_cluster(list(side.manifests)).cluster.pods))
+    return diff_report(result, owners)
+
+
 def _render(result: DiffResult, output: str) -> str:
     if output in ("json", "yaml"):
         doc: dict[str, Any] = diff_document(result)
@@ -100,8 +111,9 @@ def _render(result: DiffResult, output: str) -> str:
               help="Manifests of the base side (repeatable); default PATH...")
 @click.option("--head-manifests", multiple=True, type=click.Path(), metavar="PATH",
               help="Manifests of the head side (repeatable); default PATH...")
-@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "markdown"]),
-              default="table", show_default=True, help="Output format (markdown: a PR comment).")
+@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "markdown", "html"]),
+              default="table", show_default=True,
+              help="Output format (markdown: a PR comment; html: a self-contained report).")
 @click.option("--fail-on", type=click.Choice([FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE]),
               default=FAIL_ON_ANY, show_default=True,
               help="any: exit 3 on any placement change; unschedulable: only when a pod "
@@ -142,6 +154,7 @@ def diff(
       ksched diff --config my.yaml --base-manifests cluster/ --head-manifests cluster-with-pool/
       ksched diff --base old.yaml --head new.yaml cluster/ -o json --fail-on unschedulable
       ksched diff --base-version 1.30 --head-version 1.36 examples/upgrade  # upgrade impact
+      ksched diff --base default --head bin-packing snapshot.yaml -o html > diff.html
     """
     releases = _releases(kubernetes_version, base_version, head_version)
     base_side, head_side = _sides(
@@ -158,7 +171,9 @@ def diff(
         sys.exit(EXIT_ERROR)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    click.echo(_render(result, output), nl=False)
+    html = output == "html"
+    text = _html(result, (base_side, head_side)) if html else _render(result, output)
+    click.echo(text, nl=False)
     recording_failed = finish(ext)  # after the output: a failed write never costs the diff
     if recording_failed:
         click.echo(recording_failed, err=True)

@@ -56,10 +56,10 @@ class _PlanCommand(click.Command):
 @click.option(
     "-o",
     "--output",
-    type=click.Choice(["table", "wide", "json", "yaml"]),
+    type=click.Choice(["table", "wide", "json", "yaml", "html"]),
     default="table",
     show_default=True,
-    help="Output format.",
+    help="Output format (html: a self-contained report with every pod's story).",
 )
 @click.option(
     "--explain", is_flag=True, help="Include every attempt: per-node filter results and scores."
@@ -130,6 +130,7 @@ def plan(
       ksched plan cluster/ --config my-profile.yaml -o json --explain
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
       ksched plan examples/upgrade --kubernetes-version 1.36
+      ksched plan examples/preemption -o html > report.html
     """
     cfg, loaded = _load_or_exit(config, paths, explain_pod, kubernetes_version.features)
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
@@ -144,6 +145,10 @@ def plan(
     record = (
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
+    report = _HtmlReport(loaded) if output == "html" else None
+    if report is not None:
+        # The report draws every pod's story: filter reasons and weighted scores.
+        record = "weighted"
     with progress_line() as progress:
         options = EngineOptions(
             tie_break=tie_break,
@@ -157,7 +162,9 @@ def plan(
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
-    if output in ("json", "yaml"):
+    if report is not None:
+        click.echo(report.render(result, loaded.cluster, paths), nl=False)
+    elif output in ("json", "yaml"):
         # Streamed: with --explain on a large cluster the document is gigabytes.
         if output == "json":
             write_json(result, explain, sys.stdout)
@@ -175,6 +182,26 @@ def plan(
         click.echo(recording_failed, err=True)
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
+
+
+class _HtmlReport:
+    """The cluster before the plan, kept for ``-o html`` (the run binds and deletes pods)."""
+
+    def __init__(self, loaded: LoadResult) -> None:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of
+
+        self.before = capture(loaded.cluster.nodes, loaded.cluster.pods)
+        self.owners = owners_of(loaded.cluster.pods)
+
+    def render(self, result: Plan, cluster: Cluster, paths: Sequence[str]) -> str:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of, plan_report
+
+        after = capture(cluster.nodes, cluster.pods)
+        # Pods made during the run (by controllers) have owners too; victims are gone.
+        owners = {**self.owners, **owners_of(cluster.pods)}
+        return plan_report(result, self.before, after, owners, paths)
 
 
 def _extender_setup_or_exit(
