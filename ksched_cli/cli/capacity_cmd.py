@@ -13,10 +13,12 @@ from ..engine.engine import EngineOptions
 from ..errors import KschedError
 from ..manifests.loader import load_cluster
 from ..render.capacity import capacity_document, render_capacity
+from ..versions.releases import Release
 from ..whatif.apply import apply_operations
 from ..whatif.capacity import count_capacity
 from ..whatif.template import read_template
 from .progress import progress_line
+from .version_opts import kubernetes_version_option
 from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
 
@@ -42,9 +44,10 @@ class _CapacityCommand(OperationsCommand):
               help="Stop after N copies.")
 @click.option("-o", "--output", type=click.Choice(["table", "json", "yaml"]), default="table",
               show_default=True, help="Output format.")
+@kubernetes_version_option()
 @operation_options
 def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | None,
-             output: str) -> None:
+             output: str, kubernetes_version: Release) -> None:
     """Count how many more copies of the pod in WORKLOAD_OR_POD_FILE (a Pod, or a
     Deployment, ReplicaSet, StatefulSet, DaemonSet, Job or CronJob's pod template)
     fit in the cluster of PATH..., as cluster-capacity does: copies are scheduled
@@ -65,7 +68,7 @@ def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | No
     """
     operations = operations_or_exit()
     try:
-        cfg = load_config(config)
+        cfg = load_config(config, kubernetes_version.features)
         cluster = load_cluster(list(paths)).cluster
         template = read_template(pod_file, cluster)
         if operations:

@@ -126,11 +126,12 @@ def of_interest(event: ClusterEvent, plugins: Iterable[str]) -> bool:
     return any(r.matches(event) for p in plugins for r in registered(p))
 
 
-def worth_requeuing(event: ClusterEvent, rejectors: set[str]) -> bool:
-    """isPodWorthRequeuing without queueing hints: no rejector, or one registered it."""
+def worth_requeuing(event: ClusterEvent, rejectors: set[str], enqueue: set[str]) -> bool:
+    """isPodWorthRequeuing without queueing hints: no rejector, or one with enqueue
+    extensions (``enqueue``; a PostFilter's status names one without) registered it."""
     if not rejectors:
         return True
-    return any(r.matches(event) for p in rejectors for r in registered(p))
+    return any(r.matches(event) for p in rejectors & enqueue for r in registered(p))
 
 
 def node_update_events(old: Node, new: Node) -> list[ClusterEvent]:
@@ -172,17 +173,19 @@ def node_precheck(info: NodeInfo) -> Callable[[Pod], bool]:
 def requeue(
     queue: SchedulingQueue,
     now: float,
-    enabled_plugins: Iterable[str],
+    enqueue: set[str],
     event: ClusterEvent,
     precheck: Callable[[Pod], bool] | None = None,
 ) -> list[Pod]:
-    """MoveAllToActiveOrBackoffQueue(event, preCheck): the pods moved, in queue order."""
-    if not of_interest(event, enabled_plugins):
+    """MoveAllToActiveOrBackoffQueue(event, preCheck) with ``enqueue`` the plugins with
+    enqueue extensions (``enqueue_plugins``): the pods moved, in queue order."""
+    if not of_interest(event, enqueue):
         return []
 
     def worth(info: QueuedPodInfo) -> bool:
         if precheck is not None and not precheck(info.pod):
             return False
-        return worth_requeuing(event, info.unschedulable_plugins | info.pending_plugins)
+        rejectors = info.unschedulable_plugins | info.pending_plugins
+        return worth_requeuing(event, rejectors, enqueue)
 
     return [info.pod for info in queue.move_on_event(now, worth)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from ..api.node import Node
 from ..api.pod import Pod
@@ -21,14 +21,19 @@ from ..plugins.helpers.taints import do_not_schedule_taints, find_matching_untol
 NAME_FIELD = "metadata.name"
 
 
-def daemon_set_templates(pods: Iterable[Pod]) -> list[Pod]:
-    """One pod per DaemonSet (the lowest name), DaemonSets in namespace/name order."""
+def daemon_set_templates(
+    pods: Iterable[Pod], skip: Collection[tuple[str, str]] = ()
+) -> list[Pod]:
+    """One pod per DaemonSet (the lowest name), DaemonSets in namespace/name order;
+    ``skip`` holds the (namespace, name) of DaemonSets left out."""
     found: dict[tuple[str, str], Pod] = {}
     for pod in pods:
         ref = pod.meta.controller_ref()
         if ref is None or ref.kind != "DaemonSet":
             continue
         key = (pod.namespace, ref.name)
+        if key in skip:
+            continue
         if key not in found or pod.name < found[key].name:
             found[key] = pod
     return [found[k] for k in sorted(found)]

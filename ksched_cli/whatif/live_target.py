@@ -12,6 +12,7 @@ from ..api.pod import Pod
 from ..engine import events as ev
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine
+from ..engine.queueing_hints import DELETE, PodEvent
 
 
 @dataclass
@@ -52,7 +53,10 @@ class LiveTarget:
         engine.delete_pod(pod)
         engine.nominator.delete(pod)
         engine.queued.pop(pod.uid, None)
-        if bound:
+        if bound and engine.queue.hints is not None:
+            # With queueing hints (v1.32+) the engine's pod-event hints decide.
+            engine.cluster_changed(PodEvent(DELETE, pod, pod.node_name))
+        elif bound:
             self._event(ev.ASSIGNED_POD_DELETE, None)
 
     def create_pod(self, pod: Pod) -> None:
@@ -68,6 +72,17 @@ class LiveTarget:
         if info is not None:
             info.add_pod(pod)
         engine.cluster_changed()
+
+    def created_by_controller(self, pod: Pod) -> None:
+        """Already in ``cluster.pods``: only the scheduler learns of it."""
+        if pod.node_name:
+            return
+        self._engine.add_pending_pod(pod)
+
+    def deleted_by_controller(self, pod: Pod) -> None:
+        """Already out of ``cluster.pods``: the cache and queue forget it (a scale-down)."""
+        self._engine.cluster.pods.append(pod)  # delete_pod removes it again, with effects
+        self.delete_pod(pod)
 
     # --- nodes ----------------------------------------------------------------------
     def set_unschedulable(self, node: Node, value: bool) -> None:

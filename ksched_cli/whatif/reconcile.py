@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -32,6 +32,11 @@ class Reconciled:
     # (new pending pod, the deleted pod it replaces or None)
     created: list[tuple[Pod, Pod | None]] = field(default_factory=list)
     deleted: list[Pod] = field(default_factory=list)
+    # True when ``created`` and ``deleted`` are already in the cluster's pod list (the
+    # controllers layer applies its own changes); the target is only told of them.
+    applied: bool = False
+    # Copies for pods whose controller is not in the input: not yet applied.
+    copies: list[tuple[Pod, Pod | None]] = field(default_factory=list)
 
 
 class Reconciler(Protocol):
@@ -95,8 +100,13 @@ class OwnerCopies:
         self._made = 0
 
     def reconcile(
-        self, cluster: Cluster, removed: Sequence[Pod], added_nodes: Sequence[Node] = ()
+        self,
+        cluster: Cluster,
+        removed: Sequence[Pod],
+        added_nodes: Sequence[Node] = (),
+        skip_daemon_sets: Collection[tuple[str, str]] = (),
     ) -> Reconciled:
+        """``skip_daemon_sets``: (namespace, name) of DaemonSets reconciled elsewhere."""
         result = Reconciled()
         taken = {p.key for p in cluster.pods}
         index = _next_index(cluster)
@@ -111,7 +121,7 @@ class OwnerCopies:
             taken.add(copy.key)
             result.created.append((copy, pod))
         for node in added_nodes:
-            for template in daemon_set_templates(cluster.pods):
+            for template in daemon_set_templates(cluster.pods, skip_daemon_sets):
                 seed = f"{node.name}#{self._made}"
                 daemon = daemon_pod_for(template, node, taken, index, seed)
                 if daemon is not None:
@@ -127,4 +137,7 @@ def _next_index(cluster: Cluster) -> int:
 
 
 def default_reconciler() -> Reconciler:
-    return OwnerCopies()
+    """The controllers layer, with copies for pods whose controller is not in the input."""
+    from .controllers_reconciler import Controllers
+
+    return Controllers()

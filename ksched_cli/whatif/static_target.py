@@ -29,3 +29,9 @@ class StaticTarget:
 
     def remove_node(self, node: Node) -> None:
         self._cluster.nodes.remove(node)
+
+    def created_by_controller(self, pod: Pod) -> None:
+        pass  # already in the cluster's pods, which the plan reads
+
+    def deleted_by_controller(self, pod: Pod) -> None:
+        pass  # already gone from the cluster's pods

@@ -9,7 +9,7 @@ from typing import Any
 from ..api.pod import Pod, parse_pod
 from ..engine.cluster import Cluster
 from ..errors import KschedError, Location, ObjectError
-from ..manifests.admission import SYSTEM_PRIORITY_CLASSES, admit_pod, default_priority_class
+from ..manifests.admission import Admission
 from ..manifests.files import read_documents
 from ..manifests.loader import Origin, positioned_error
 
@@ -65,9 +65,9 @@ def read_template(file: str, cluster: Cluster) -> Pod:
             raw, prefix = _template_raw(raw, str(kind))
         pod = parse_pod(raw)
         pod.node_name = ""  # a template never names a node (cluster-capacity clears it)
-        classes = {**SYSTEM_PRIORITY_CLASSES, **cluster.priority_classes}
         explicit = isinstance(raw.get("spec"), Mapping) and raw["spec"].get("priority") is not None
-        admit_pod(pod, explicit, classes, default_priority_class(cluster.priority_classes))
+        # As the API server admits a new pod: LimitRanger defaults, then Priority.
+        pod = Admission.of(cluster).admit_new(pod, explicit)
     except ObjectError as exc:
         inside = prefix and not exc.field.startswith(prefix)
         field = f"{prefix}.{exc.field}" if inside else exc.field

@@ -200,3 +200,64 @@ def test_bad_operations(tmp_path: Path, option: str, value: str, message: str) -
     with pytest.raises(KschedError) as info:
         apply_operations(cluster, [parse_operation(option, value)])
     assert info.value.render().startswith(f"error: {message}")
+
+
+def _deployment(replicas: int) -> dict[str, Any]:
+    return {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "api", "namespace": "default"},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": "api"}},
+                 "template": {"metadata": {"labels": {"app": "api"}},
+                              "spec": {"containers": [{"name": "c", "image": "i", "resources": {
+                                  "requests": {"cpu": "500m", "memory": "256Mi"}}}]}}},
+    }
+
+
+def _daemon_set() -> dict[str, Any]:
+    return {
+        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"name": "logs", "namespace": "kube-system"},
+        "spec": {"selector": {"matchLabels": {"app": "logs"}},
+                 "template": {"metadata": {"labels": {"app": "logs"}},
+                              "spec": {"containers": [{"name": "c", "image": "i", "resources": {
+                                  "requests": {"cpu": "50m"}}}]}}},
+    }
+
+
+def _bind_all(cluster: Cluster) -> None:
+    """Plan once, so the workloads' pods run: the what-if starts from a running cluster."""
+    Engine(load_config("default"), cluster).run()
+
+
+def test_controllers_scale_a_deployment_in_the_input(tmp_path: Path) -> None:
+    cluster = load(tmp_path, [node("n1"), node("n2"), _deployment(2)])
+    _bind_all(cluster)
+    report = _run(cluster, ("--scale", "deployment/api=5"))
+    created = [c for c in report.operations[0].changes if c.change == "Created"]
+    assert len(created) == 3
+    assert all(c.workload == "deployment/api" for c in created)
+    assert all(c.reason == "deployment/api scaled to 5" for c in created)
+    assert [c.change for c in report.outcomes] == ["Placed"] * 3
+    down = _run(cluster, ("--scale", "deployment/api=1"))
+    assert sum(c.change == "Deleted" for c in down.operations[0].changes) == 4
+
+
+def test_controllers_recreate_drained_deployment_pods(tmp_path: Path) -> None:
+    cluster = load(tmp_path, [node("n1"), node("n2"), _deployment(4)])
+    _bind_all(cluster)
+    on_n1 = sorted(p.key for p in cluster.pods if p.node_name == "n1")
+    report = _run(cluster, ("--drain", "n1"))
+    recreated = [c for c in report.operations[0].changes if c.change == "Recreated"]
+    assert sorted(c.replaces for c in recreated) == on_n1
+    assert all(c.workload == "deployment/api" for c in recreated)
+    assert {c.node for c in report.outcomes} == {"n2"}
+
+
+def test_controllers_give_new_nodes_daemonset_pods(tmp_path: Path) -> None:
+    template = write(tmp_path / "t.yaml", [node("extra")])
+    cluster = load(tmp_path, [node("n1"), _daemon_set()])
+    _bind_all(cluster)
+    report = _run(cluster, ("--add-nodes", f"{template}=2"))
+    created = [c for c in report.operations[0].changes if c.change == "Created"]
+    assert [c.workload for c in created] == ["daemonset/logs"] * 2
+    assert sorted(c.node for c in report.outcomes) == ["extra-1", "extra-2"]

@@ -93,9 +93,13 @@ def test_node_delete_moves_nothing(tmp_path: Path) -> None:
 def test_event_matching() -> None:
     assert ev.ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE).matches(ev.NODE_TAINT_CHANGE)
     assert not ev.ClusterEvent(ev.NODE, ev.ADD).matches(ev.NODE_LABEL_CHANGE)
-    assert ev.worth_requeuing(ev.ASSIGNED_POD_DELETE, set())
-    assert ev.worth_requeuing(ev.ASSIGNED_POD_DELETE, {"SomeOutOfTreePlugin"})
-    assert not ev.worth_requeuing(ev.NODE_ADD, {"SchedulingGates"})
+    enqueue = {"NodeResourcesFit", "SomeOutOfTreePlugin", "SchedulingGates"}
+    assert ev.worth_requeuing(ev.ASSIGNED_POD_DELETE, set(), enqueue)
+    assert ev.worth_requeuing(ev.ASSIGNED_POD_DELETE, {"SomeOutOfTreePlugin"}, enqueue)
+    assert not ev.worth_requeuing(ev.NODE_ADD, {"SchedulingGates"}, enqueue)
+    # A PostFilter plugin has no enqueue extensions: rejecting alone, it moves on nothing.
+    assert not ev.worth_requeuing(ev.NODE_ADD, {"DefaultPreemption"}, enqueue)
+    assert ev.worth_requeuing(ev.NODE_ADD, {"DefaultPreemption", "NodeResourcesFit"}, enqueue)
 
 
 def test_example_golden(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ from ...api.node import Node
 from ...api.pod import Pod
 from ...engine.cluster import Cluster
 from ...errors import KschedError
-from ..model import CREATED, RECREATED, OperationResult, PodChange
+from ..model import CREATED, DELETED, RECREATED, OperationResult, PodChange
 from ..reconcile import Reconciler
 from ..selector_text import parse_selector
 
@@ -33,6 +33,12 @@ class ClusterTarget(Protocol):
     def add_node(self, node: Node) -> None: ...
 
     def remove_node(self, node: Node) -> None: ...
+
+    def created_by_controller(self, pod: Pod) -> None:
+        """A pod the controllers layer already put in ``cluster.pods``."""
+
+    def deleted_by_controller(self, pod: Pod) -> None:
+        """A pod the controllers layer already took out of ``cluster.pods``."""
 
 
 class Operation(Protocol):
@@ -62,11 +68,28 @@ class OpContext:
         DaemonSet pods; new pods are created pending."""
         if not removed and not added:
             return
+        self.sync(result, removed, added)
+
+    def sync(
+        self, result: OperationResult, removed: Sequence[Pod] = (), added: Sequence[Node] = ()
+    ) -> None:
+        """Let the controllers reconcile, and record what they created and deleted."""
         done = self.reconciler.reconcile(self.cluster, removed, added)
         for pod in done.deleted:
-            self.target.delete_pod(pod)
-        for pod, replaces in done.created:
-            self.target.create_pod(pod)
+            if done.applied:
+                self.target.deleted_by_controller(pod)
+            else:
+                self.target.delete_pod(pod)
+            result.changes.append(PodChange(pod.key, DELETED, pod.node_name,
+                                            "deleted by its controller", owner_text(pod),
+                                            operation=result.operation))
+        created = [(pod, replaces, done.applied) for pod, replaces in done.created]
+        created += [(pod, replaces, False) for pod, replaces in done.copies]
+        for pod, replaces, applied in created:
+            if applied:
+                self.target.created_by_controller(pod)
+            else:
+                self.target.create_pod(pod)
             why = f"replaces {replaces.key}" if replaces else "created by its controller"
             result.changes.append(
                 PodChange(

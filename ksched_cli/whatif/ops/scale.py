@@ -7,14 +7,17 @@ highest ordinals, a ReplicaSet the pods ActivePodsWithRanks sorts first.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...api.pod import Pod
+from ...api.workloads import ReplicasSpec, StatefulSetSpec, Workload
 from ...engine.cluster import Cluster
 from ...errors import KschedError
+from ..controllers_reconciler import OBJECT_LISTS, Controllers, in_input
 from ..model import CREATED, DELETED, OperationResult, PodChange
 from ..reconcile import copy_pending, replacement_name
 from .base import OpContext, owner_text
@@ -63,14 +66,27 @@ class Scale:
                           field=OPTION)
 
     def _declared(self, cluster: Cluster) -> bool:
-        objects = {"ReplicaSet": cluster.replica_sets, "StatefulSet": cluster.stateful_sets}
-        return any(
-            w.meta.name == self.name and w.namespace == self.namespace
-            for w in objects.get(self.kind, [])
-        )
+        return in_input(cluster, self.namespace, self.kind, self.name)
+
+    def _object(self, cluster: Cluster) -> Workload | None:
+        """The workload object in the input, when its controller can reconcile it."""
+        attr = OBJECT_LISTS[self.kind]
+        return next((w for w in getattr(cluster, attr)
+                     if w.namespace == self.namespace and w.name == self.name
+                     and isinstance(w.controller, ReplicasSpec | StatefulSetSpec)), None)
 
     def apply(self, ctx: OpContext) -> OperationResult:
         result = OperationResult(self.text, ctx.time)
+        workload = self._object(ctx.cluster)
+        if workload is not None and isinstance(ctx.reconciler, Controllers):
+            # spec.replicas changes; the controller creates or deletes the difference.
+            assert isinstance(workload.controller, ReplicasSpec | StatefulSetSpec)
+            workload.controller = dataclasses.replace(workload.controller,
+                                                      replicas=self.replicas)
+            ctx.sync(result)
+            for change in result.changes:
+                change.reason = f"{self.label} scaled to {self.replicas}"
+            return result
         pods = self.pods(ctx.cluster)
         if self.replicas > len(pods):
             self._grow(ctx, pods, result)
