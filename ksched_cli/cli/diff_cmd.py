@@ -15,7 +15,7 @@ from ..errors import KschedError
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
-from .extender_opts import MODE_HELP, finish, setup, validate_mode
+from .extender_opts import MODE_HELP, finish, input_files, setup, validate_mode
 from .progress import progress_line
 
 EXIT_NO_CHANGE = 0
@@ -127,12 +127,12 @@ def diff(
       ksched diff --base default --head bin-packing snapshot.yaml -o html > diff.html
     """
     base_side, head_side = _sides(paths, base, head, config, base_manifests, head_manifests)
+    inputs = [base_side.config, head_side.config, *base_side.manifests, *head_side.manifests]
     try:
-        ext = setup(None, extender_mode, record_extenders)
+        ext = setup(None, extender_mode, record_extenders, input_files(inputs))
         with progress_line() as progress:
             use = ExtenderUse(ext.mode, ext.transport)
             result = run_diff(base_side, head_side, progress, use)
-        finish(ext)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
@@ -141,4 +141,8 @@ def diff(
     html = output == "html"
     text = _html(result, (base_side, head_side)) if html else _render(result, output)
     click.echo(text, nl=False)
+    recording_failed = finish(ext)  # after the output: a failed write never costs the diff
+    if recording_failed:
+        click.echo(recording_failed, err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_CHANGED if result.fails(fail_on) else EXIT_NO_CHANGE)

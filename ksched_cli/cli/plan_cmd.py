@@ -14,12 +14,11 @@ from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
 from ..errors import KschedError, Location
-from ..manifests.files import manifest_files
-from ..manifests.loader import LoadResult, load_cluster
+from ..manifests.loader import LoadResult, load_cluster, manifest_sources
 from ..render.explain import render_attempts, render_pod
 from ..render.stream import write_json, write_yaml
 from ..render.table import render_table
-from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
+from .extender_opts import MODE_HELP, ExtenderSetup, finish, input_files, setup, validate_mode
 from .progress import progress_line
 
 EXIT_ALL_SCHEDULED = 0
@@ -111,8 +110,9 @@ def plan(
     kube-scheduler v1.30 would, one at a time on a simulated clock.
 
     \b
-    Exit codes: 0 every pending pod was scheduled; 2 some were not
-    (Unschedulable, Gated or Skipped); 1 invalid input, configuration or usage.
+    Exit codes: 0 every pending pod was scheduled (pods for schedulers no
+    profile serves are Skipped, which is not a failure); 2 some were not
+    (Unschedulable or Gated); 1 invalid input, configuration or usage.
 
     \b
     Examples (each directory under examples/ has a README saying what to look for):
@@ -126,7 +126,7 @@ def plan(
       ksched plan examples/preemption -o html > report.html
     """
     cfg, loaded = _load_or_exit(config, paths, explain_pod)
-    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders)
+    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
         loaded.warnings.append(ext.notice)
@@ -152,7 +152,6 @@ def plan(
             extender_transport=ext.transport,
         )
         result = Engine(cfg, loaded.cluster, options).run()
-    finish(ext)
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
@@ -169,9 +168,12 @@ def plan(
         if ext.notice:
             text = f"WARNING: {ext.notice}\n{text}"
         click.echo(text, nl=False)
-    pending_failed = any(
-        d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
-    )
+    # Skipped pods belong to another scheduler: not this plan's failure.
+    pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
+    recording_failed = finish(ext)  # after the output: a failed write never costs the plan
+    if recording_failed:
+        click.echo(recording_failed, err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
 
 
@@ -195,9 +197,11 @@ class _HtmlReport:
         return plan_report(result, self.before, after, owners, paths)
 
 
-def _extender_setup_or_exit(cfg: SchedulerConfig, mode: str, record: str | None) -> ExtenderSetup:
+def _extender_setup_or_exit(
+    cfg: SchedulerConfig, mode: str, record: str | None, inputs: Sequence[str]
+) -> ExtenderSetup:
     try:
-        return setup(cfg, mode, record)
+        return setup(cfg, mode, record, input_files(inputs))
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
@@ -222,7 +226,7 @@ def _load_or_exit(
 def _require_manifest_files(paths: Sequence[str]) -> None:
     # The loader only warns about an empty directory (it may sit beside others);
     # when no path holds a manifest at all, planning nothing would hide the mistake.
-    files, _ = manifest_files(paths)
+    files, _ = manifest_sources(paths)
     if not files:
         raise KschedError("no *.yaml, *.yml or *.json files to read", _where(paths))
 
