@@ -31,9 +31,10 @@ SHORT_HELP = {
     "diff": "What a profile change does to placements.",
     "profiles": "List the built-in KubeSchedulerConfiguration profiles.",
     "plugins": "List the plugins a profile can enable.",
+    "versions": "The kube-scheduler releases ksched replays.",
 }
 # Commands declaring `short_help=`: click lists those untruncated.
-VERBATIM_SHORT_HELP = frozenset({"validate", "diff"})
+VERBATIM_SHORT_HELP = frozenset({"validate", "diff", "versions"})
 
 
 class LazyGroup(click.Group):
