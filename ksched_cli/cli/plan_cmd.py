@@ -18,8 +18,11 @@ from ..manifests.loader import LoadResult, load_cluster, manifest_sources
 from ..render.explain import render_attempts, render_pod
 from ..render.stream import write_json, write_yaml
 from ..render.table import render_table
+from ..versions.features import Features
+from ..versions.releases import Release
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, input_files, setup, validate_mode
 from .progress import progress_line
+from .version_opts import kubernetes_version_option
 
 EXIT_ALL_SCHEDULED = 0
 EXIT_ERROR = 1
@@ -92,6 +95,7 @@ class _PlanCommand(click.Command):
     default=None,
     help="Write every extender request and reply to FILE (a stub for --extender-mode).",
 )
+@kubernetes_version_option()
 def plan(
     paths: tuple[str, ...],
     config: str,
@@ -102,12 +106,14 @@ def plan(
     seed: int,
     extender_mode: str,
     record_extenders: str | None,
+    kubernetes_version: Release,
 ) -> None:
     """Plan the pending pods in PATHS (files or directories of manifests).
 
     Running pods (with spec.nodeName) occupy their nodes; pending pods are
     scheduled by the profile whose schedulerName they name, exactly as
-    kube-scheduler v1.30 would, one at a time on a simulated clock.
+    kube-scheduler would (v1.30.6 unless --kubernetes-version says otherwise), one
+    at a time on a simulated clock.
 
     \b
     Exit codes: 0 every pending pod was scheduled (pods for schedulers no
@@ -123,9 +129,10 @@ def plan(
       ksched plan snapshot.yaml --config bin-packing -o wide
       ksched plan cluster/ --config my-profile.yaml -o json --explain
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
+      ksched plan examples/upgrade --kubernetes-version 1.36
       ksched plan examples/preemption -o html > report.html
     """
-    cfg, loaded = _load_or_exit(config, paths, explain_pod)
+    cfg, loaded = _load_or_exit(config, paths, explain_pod, kubernetes_version.features)
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
@@ -208,11 +215,11 @@ def _extender_setup_or_exit(
 
 
 def _load_or_exit(
-    config: str, paths: Sequence[str], explain_pod: Sequence[str]
+    config: str, paths: Sequence[str], explain_pod: Sequence[str], features: Features
 ) -> tuple[SchedulerConfig, LoadResult]:
     """The profile and the cluster, or one error line on stderr and exit 1: nothing is planned."""
     try:
-        cfg = load_config(config)
+        cfg = load_config(config, features)
         _require_manifest_files(paths)
         loaded = load_cluster(list(paths))
         _require_objects(loaded.cluster, paths)
