@@ -119,6 +119,18 @@ class PodTopologySpread:
         update_with_pod(s, other.pod, pod, node_info.node, delta)
         return None
 
+    def inert_pod(self, state: CycleState, pod: Pod, other: Pod) -> bool:
+        """Whether AddPod/RemovePod of ``other`` leaves this cycle's state as it is (it
+        matches no constraint's selector in the pod's namespace); Filter reads only the
+        state and the node's labels, so its verdicts then stay the same too."""
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return False
+        if other.namespace != pod.namespace:
+            return True
+        labels = other.labels
+        return not any(c.matches(labels) for c in s.constraints)
+
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         s = state.get(PRE_FILTER_STATE_KEY)
         if not isinstance(s, PreFilterState):
