@@ -82,7 +82,7 @@ def bench_capacity(nodes: int, tmp: Path) -> dict[str, object]:
 def bench_drain(nodes: int, tmp: Path) -> dict[str, object]:
     cluster = tmp / "cluster.yaml"
     _write(drain_cluster(nodes), cluster)
-    plain, plain_wall, plain_cpu = _timed([KSCHED, "plan", str(cluster)])
+    _, plain_wall, plain_cpu = _timed([KSCHED, "plan", str(cluster)])
     result, wall, cpu = _timed([KSCHED, "plan", str(cluster), "--drain", "node-00000"])
     assert result.returncode == 0, result.stderr
     moved = result.stdout.count(" Moved ")

@@ -10,6 +10,7 @@ import click
 
 from ..config.load import load_config
 from ..config.types import SchedulerConfig
+from ..controllers import member_keys
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
@@ -282,8 +283,9 @@ def _where(paths: Sequence[str]) -> Location | None:
 
 
 def _require_pods(cluster: Cluster, wanted: Sequence[str]) -> None:
-    """Every ``--explain-pod`` names a pod of the input (checked before the plan runs)."""
-    keys = {p.key for p in cluster.pods}
+    """Every ``--explain-pod`` names a pod of the input (checked before the plan runs),
+    or a StatefulSet pod an OrderedReady set creates during the plan."""
+    keys = {p.key for p in cluster.pods} | member_keys(cluster)
     for name in wanted:
         if name not in keys:
             raise KschedError(

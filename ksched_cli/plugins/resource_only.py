@@ -12,6 +12,7 @@ in defaultpreemption.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -64,6 +65,18 @@ def fit_decides_first(handle: Handle, state: CycleState) -> bool:
     accepted the node with all its pods (and its nominated pods), and keep accepting
     it with fewer. Then screen_dry_runs may settle those nodes whatever the plugins
     after Fit are."""
+    return _fit_after_only(handle, state, REMOVAL_SAFE)
+
+
+def fit_decides_nominated(handle: Handle, state: CycleState) -> bool:
+    """Whether Fit's verdict on a node with its nominated pods added, computed on the
+    arrays, is the filter pass's answer wherever Fit rejects: the plugins ahead of Fit
+    never look at the node's pods, so their verdicts hold with nominated pods too."""
+    return _fit_after_only(handle, state, POD_INDEPENDENT)
+
+
+def _fit_after_only(handle: Handle, state: CycleState, allowed: frozenset[str]) -> bool:
+    """Fit is active (with its PreFilter state) and only ``allowed`` filters precede it."""
     if not getattr(handle, "vectorize", False) or state.active_filters is None:
         return False
     if not isinstance(state.get(PRE_FILTER_STATE_KEY), PreFilterState):
@@ -71,9 +84,29 @@ def fit_decides_first(handle: Handle, state: CycleState) -> bool:
     for pl in state.active_filters:
         if pl.name == FIT:
             return True
-        if pl.name not in REMOVAL_SAFE:
+        if pl.name not in allowed:
             return False
     return False
+
+
+def inert_checked_filters(handle: Handle, state: CycleState) -> list[Any] | None:
+    """The active filters besides Fit and the pod-independent ones, when each of them
+    can tell which pods leave its state unchanged (``inert_pod``); None otherwise.
+
+    On a node where every pod a dry run removes or adds is inert for all of them,
+    their verdicts stay as they are and victim selection is a matter of resources."""
+    if not getattr(handle, "vectorize", False) or state.active_filters is None:
+        return None
+    if not isinstance(state.get(PRE_FILTER_STATE_KEY), PreFilterState):
+        return None
+    out = []
+    for pl in state.active_filters:
+        if pl.name == FIT or pl.name in POD_INDEPENDENT:
+            continue
+        if not hasattr(pl, "inert_pod"):
+            return None
+        out.append(pl)
+    return out
 
 
 def _failure(plugin: str, status: Status) -> Status:

@@ -154,3 +154,20 @@ def test_names_skip_those_in_use(tmp_path: Path) -> None:
     cluster.pods.append(taken)  # an unrelated pod keeps the name
     [created] = reconcile(cluster).created
     assert created.name not in first
+
+
+def test_created_pods_are_admitted(tmp_path: Path) -> None:
+    limits = """apiVersion: v1
+kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits: [{type: Container, defaultRequest: {memory: 64Mi}}]
+"""
+    gold = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: gold}\n" \
+        "value: 100\npreemptionPolicy: Never\n"
+    spec = "  replicas: 2\n  selector: {matchLabels: {app: web}}\n" + template(
+        "app: web", "      priorityClassName: gold\n")
+    cluster = load(tmp_path, node("n1"), limits, gold, workload("Deployment", "web", spec)).cluster
+    for pod in cluster.pods:
+        assert pod.requests == {"cpu": 100, "memory": 64 * 2**20}
+        assert (pod.priority, pod.preemption_policy) == (100, "Never")

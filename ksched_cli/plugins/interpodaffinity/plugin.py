@@ -21,6 +21,7 @@ from .filtering import (
     PreFilterState,
     existing_anti_affinity_counts,
     incoming_affinity_counts,
+    moves_counts,
     resolve_terms,
     satisfy_existing_pods_anti_affinity,
     satisfy_pod_affinity,
@@ -111,6 +112,14 @@ class Plugin:
             return s
         s.update_with_pod(info, node_info, sign)
         return None
+
+    def inert_pod(self, state: CycleState, pod: Pod, other: Pod) -> bool:
+        """Whether AddPod/RemovePod of ``other`` leaves this cycle's counts as they are;
+        Filter reads only the counts and the node's labels, so its verdicts stay too."""
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return False
+        return not moves_counts(s, pod_info(other))
 
     # Filter
 
