@@ -73,3 +73,11 @@ def test_without_the_chart_nothing_changes(monkeypatch: pytest.MonkeyPatch) -> N
     result = ksched(monkeypatch, "diff", "--config", "default", "--base-manifests", CLUSTER,
                     "--head-manifests", CLUSTER)
     assert result.exit_code == 0, result.output
+
+
+def test_diff_reads_the_chart_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered = (REPO / SHOP / "rendered.yaml").read_text(encoding="utf-8")
+    result = ksched(monkeypatch, "diff", "--config", "default", "--base-manifests", CLUSTER,
+                    "--head-manifests", CLUSTER, "--head-manifests", "-", stdin=rendered)
+    assert result.exit_code == 3, result.output
+    assert "Summary: 12 of 14 pod(s) changed: 12 added" in result.stdout
