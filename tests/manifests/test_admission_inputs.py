@@ -9,6 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from ksched_cli.cli.plan_cmd import plan
+from ksched_cli.config.load import default_config
+from ksched_cli.engine.engine import Engine
 from ksched_cli.manifests import load_cluster
 
 from .helpers import docs, node, pod, priority_class, write
@@ -139,3 +141,23 @@ def test_errors_in_standard_input_are_positioned(monkeypatch: pytest.MonkeyPatch
     assert result.stderr.startswith(
         "<stdin>:17:18: error: Pod default/web (document 2): "
         "spec.containers[0].resources.requests.cpu:")
+
+
+def test_a_namespace_selector_matches_namespace_labels_in_a_plan(tmp_path: Path) -> None:
+    namespace = "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop, labels: {team: a}}\n"
+    cache = pod("cache", namespace="shop", node="n2").replace(
+        "  name: cache", "  name: cache\n  labels: {app: cache}")
+    near = pod("web", spec="""  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: kubernetes.io/hostname
+        labelSelector: {matchLabels: {app: cache}}
+        namespaceSelector: {matchLabels: {team: a}}
+""")
+    files = {"a.yaml": docs(namespace, node("n1", "kubernetes.io/hostname: n1"),
+                            node("n2", "kubernetes.io/hostname: n2"), cache, near)}
+    write(tmp_path, files)
+    cluster = load_cluster([str(tmp_path)]).cluster
+    plan_ = Engine(default_config(), cluster).run()
+    assert [(d.pod, d.outcome, d.node) for d in plan_.decisions] == [
+        ("default/web", "Scheduled", "n2")]
