@@ -15,7 +15,8 @@ from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
 from ..errors import KschedError, Location
-from ..manifests.loader import LoadResult, load_cluster, manifest_sources
+from ..manifests.loader import LoadResult, load_cluster
+from ..manifests.sources import manifest_sources
 from ..render.explain import render_attempts, render_pod
 from ..render.stream import write_json, write_yaml
 from ..render.table import render_table

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ksched_cli.cli.main import _register, cli
-from ksched_cli.manifests import loader
+from ksched_cli.manifests import sources
 from tests.cli.helpers import EXPECTED_STDERR
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,7 +24,7 @@ SHOP = "examples/chart/shop"
 
 def ksched(monkeypatch: pytest.MonkeyPatch, *args: str, stdin: str | None = None) -> Result:
     monkeypatch.chdir(REPO)
-    monkeypatch.setattr(loader, "_stdin_text", None)
+    monkeypatch.setattr(sources, "_stdin_text", None)
     _register()
     return CliRunner().invoke(cli, list(args), input=stdin)
 

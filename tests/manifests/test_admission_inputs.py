@@ -127,14 +127,14 @@ def test_running_pods_on_absent_nodes_are_left_out_with_one_warning(tmp_path: Pa
 def test_dash_reads_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, {"cluster/n.yaml": node("n1")})
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("ksched_cli.manifests.loader._stdin_text", None)
+    monkeypatch.setattr("ksched_cli.manifests.sources._stdin_text", None)
     result = CliRunner().invoke(plan, ["-", "cluster"], input=pod("web"))
     assert result.exit_code == 0, result.output
     assert "default/web  Scheduled  n1" in result.stdout
 
 
 def test_errors_in_standard_input_are_positioned(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("ksched_cli.manifests.loader._stdin_text", None)
+    monkeypatch.setattr("ksched_cli.manifests.sources._stdin_text", None)
     bad = docs(node("n1"), pod("web").replace("cpu: 100m", "cpu: lots"))
     result = CliRunner().invoke(plan, ["-"], input=bad)
     assert result.exit_code == 1
