@@ -155,3 +155,14 @@ def test_invalid_base64_is_a_configuration_error(tmp_path: Path) -> None:
 )
 def test_go_base64_error_offsets(text: str, offset: int | None) -> None:
     assert base64_error_offset(text) == offset
+
+
+def test_the_private_key_never_reaches_an_output(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    secret = base64.b64encode(b"-----BEGIN PRIVATE KEY-----\nsecret\n").decode()
+    text = extender("https://e", filterVerb="filter") + f"  tlsConfig:\n    keyData: {secret}\n"
+    config.write_text(config_text(text))
+    result = CliRunner().invoke(validate, [str(config), "--print-effective"])
+    assert result.exit_code == 0, result.output
+    assert secret not in result.output
+    assert "keyData: '--- REDACTED ---'" in result.stdout
