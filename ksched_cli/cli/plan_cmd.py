@@ -14,8 +14,7 @@ from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
 from ..errors import KschedError, Location
-from ..manifests.files import manifest_files
-from ..manifests.loader import LoadResult, load_cluster
+from ..manifests.loader import LoadResult, load_cluster, manifest_sources
 from ..render.explain import render_attempts, render_pod
 from ..render.stream import write_json, write_yaml
 from ..render.table import render_table
@@ -111,8 +110,9 @@ def plan(
     kube-scheduler v1.30 would, one at a time on a simulated clock.
 
     \b
-    Exit codes: 0 every pending pod was scheduled; 2 some were not
-    (Unschedulable, Gated or Skipped); 1 invalid input, configuration or usage.
+    Exit codes: 0 every pending pod was scheduled (pods for schedulers no
+    profile serves are Skipped, which is not a failure); 2 some were not
+    (Unschedulable or Gated); 1 invalid input, configuration or usage.
 
     \b
     Examples (each directory under examples/ has a README saying what to look for):
@@ -161,9 +161,8 @@ def plan(
         if ext.notice:
             text = f"WARNING: {ext.notice}\n{text}"
         click.echo(text, nl=False)
-    pending_failed = any(
-        d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
-    )
+    # Skipped pods belong to another scheduler: not this plan's failure.
+    pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
     recording_failed = finish(ext)  # after the output: a failed write never costs the plan
     if recording_failed:
         click.echo(recording_failed, err=True)
@@ -200,7 +199,7 @@ def _load_or_exit(
 def _require_manifest_files(paths: Sequence[str]) -> None:
     # The loader only warns about an empty directory (it may sit beside others);
     # when no path holds a manifest at all, planning nothing would hide the mistake.
-    files, _ = manifest_files(paths)
+    files, _ = manifest_sources(paths)
     if not files:
         raise KschedError("no *.yaml, *.yml or *.json files to read", _where(paths))
 
