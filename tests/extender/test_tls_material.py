@@ -108,11 +108,13 @@ def test_a_certificate_without_a_key_is_not_used() -> None:
     ssl_context(Extender("https://e", tls_config=tls))
 
 
-def test_bad_ca_data_stops_plan_before_planning(tmp_path: Path) -> None:
+@pytest.mark.parametrize("scheme", ["https", "http"])  # makeTransport ignores the scheme
+def test_bad_ca_data_stops_plan_before_planning(tmp_path: Path, scheme: str) -> None:
     config = tmp_path / "config.yaml"
     junk = base64.b64encode(b"junk").decode()
     text = (
-        extender("https://127.0.0.1:9", filterVerb="filter") + f"  tlsConfig:\n    caData: {junk}\n"
+        extender(f"{scheme}://127.0.0.1:9", filterVerb="filter")
+        + f"  tlsConfig:\n    caData: {junk}\n"
     )
     config.write_text(config_text(text))
     result = CliRunner().invoke(plan_cmd, [str(three_nodes(tmp_path)), "--config", str(config)])
