@@ -72,9 +72,12 @@ def post(
             raise CallFailed(f'Post "{url}": {AWAITING_HEADERS}', True) from None
         except (OSError, http.client.HTTPException) as exc:
             raise CallFailed(f'Post "{url}": {_reason(exc, host, port)}', True) from None
-        if response.status != 200:
-            return Reply(response.status, response.getheader("Location") or "", b"", True)
-        return _body(response)
+        try:
+            if response.status != 200:
+                return Reply(response.status, response.getheader("Location") or "", b"", True)
+            return _body(response)
+        finally:
+            response.close()
     finally:
         conn.close()
 

@@ -86,3 +86,15 @@ def test_quote_char(c: int, text: str) -> None:
 )
 def test_reply_errors_go_through_errorf(error: str, text: str) -> None:
     assert errorf(error) == text
+
+
+def test_nesting_python_reads_is_still_capped() -> None:
+    # Recording re-encodes replies recursively: deeper values never get that far.
+    with pytest.raises(GoJSONError, match=r"^exceeded max depth \(ksched reads at most 500"):
+        decode(b"[" * 501 + b"]" * 501)
+    assert decode(b"[" * 500 + b"]" * 500) is not None
+
+
+def test_numbers_beyond_pythons_digit_limit() -> None:
+    with pytest.raises(GoJSONError, match=r"^ksched cannot decode this reply: Exceeds the limit"):
+        decode(b"[" + b"1" * 5000 + b"]")
