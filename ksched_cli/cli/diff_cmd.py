@@ -15,7 +15,7 @@ from ..errors import KschedError
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
-from .extender_opts import MODE_HELP, finish, input_files, setup, validate_mode
+from .extender_opts import MODE_HELP, finish, setup, validate_mode
 from .progress import progress_line
 
 EXIT_NO_CHANGE = 0
@@ -116,7 +116,7 @@ def diff(
     base_side, head_side = _sides(paths, base, head, config, base_manifests, head_manifests)
     inputs = [base_side.config, head_side.config, *base_side.manifests, *head_side.manifests]
     try:
-        ext = setup(None, extender_mode, record_extenders, input_files(inputs))
+        ext = setup(None, extender_mode, record_extenders, inputs)
         with progress_line() as progress:
             use = ExtenderUse(ext.mode, ext.transport)
             result = run_diff(base_side, head_side, progress, use)

@@ -38,14 +38,20 @@ def validate_mode(ctx: click.Context, param: click.Parameter, value: str) -> str
 
 
 def setup(
-    cfg: SchedulerConfig | None, mode: str, record: str | None, inputs: Sequence[Path] = ()
+    cfg: SchedulerConfig | None, mode: str, record: str | None, inputs: Sequence[str] = ()
 ) -> ExtenderSetup:
     """The transport for ``mode``; raises KschedError before anything is planned.
 
     ``cfg`` (None for several configs) words the skip notice and has its extenders' TLS
-    set up; ``inputs`` are the files the run reads, which the recording must not replace.
+    set up; ``inputs`` (configurations, manifest files and directories) are what the run
+    reads, which the recording must not replace.
     """
     count = len(cfg.extender_configs) if cfg is not None else 0
+    if mode == "skip" and record:
+        raise KschedError(
+            "nothing to record with --extender-mode skip: no extender is called",
+            field="--record-extenders",
+        )
     if mode == "skip":
         notice = (
             f"extenders skipped (--extender-mode skip): the {count} configured extender(s) "
@@ -62,7 +68,7 @@ def setup(
         build_extenders(cfg.extender_configs, transport, cfg.source)  # TLS errors now
     result = ExtenderSetup("call", transport)
     if record:
-        refuse_inputs(record, [*inputs, *([Path(stub)] if stub else [])])
+        refuse_inputs(record, [*input_files(inputs), *([Path(stub)] if stub else [])])
         result.recorder = RecordingTransport(transport)
         result.transport = result.recorder
         result.record_path = record

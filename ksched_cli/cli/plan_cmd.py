@@ -18,7 +18,7 @@ from ..manifests.loader import LoadResult, load_cluster, manifest_sources
 from ..render.explain import render_attempts, render_pod
 from ..render.stream import write_json, write_yaml
 from ..render.table import render_table
-from .extender_opts import MODE_HELP, ExtenderSetup, finish, input_files, setup, validate_mode
+from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
 from .progress import progress_line
 
 EXIT_ALL_SCHEDULED = 0
@@ -174,7 +174,7 @@ def _extender_setup_or_exit(
     cfg: SchedulerConfig, mode: str, record: str | None, inputs: Sequence[str]
 ) -> ExtenderSetup:
     try:
-        return setup(cfg, mode, record, input_files(inputs))
+        return setup(cfg, mode, record, inputs)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)

@@ -196,3 +196,14 @@ def test_a_stub_nested_too_deeply(tmp_path: Path) -> None:
         1,
         f"{path}: error: extender stub: JSON nested deeper than 500 levels\n",
     )
+
+
+def test_recording_a_skipped_extender_is_a_usage_error(tmp_path: Path) -> None:
+    target = tmp_path / "rec.json"
+    result = _run(*PLAN, "--extender-mode", "skip", "--record-extenders", str(target))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error: --record-extenders: nothing to record with --extender-mode skip: "
+        "no extender is called\n"
+    )
+    assert not target.exists()
