@@ -161,9 +161,17 @@ def _reason(exc: BaseException, host: str, port: int) -> str:
         if "WRONG_VERSION_NUMBER" in str(exc):
             return "http: server gave HTTP response to HTTPS client"
         return f"tls: {exc.reason or exc}"
+    if isinstance(exc, http.client.BadStatusLine):
+        line = _quote(str(exc.args[0] if exc.args else "").strip()[:200])
+        return f"net/http: HTTP/1.x transport connection broken: malformed HTTP response {line}"
     if isinstance(exc, http.client.HTTPException):
-        return f"net/http: HTTP/1.x transport connection broken: malformed HTTP response: {exc}"
-    return str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
+        detail = _one_line(str(exc))
+        return f"net/http: HTTP/1.x transport connection broken: malformed HTTP response: {detail}"
+    return _one_line(str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:300]
 
 
 def _left(deadline: float) -> float:

@@ -261,3 +261,13 @@ def test_a_path_goes_out_escaped(tmp_path: Path) -> None:
     with raw_server(record) as url:
         outcome(_filter_plan(tmp_path, f'"{url}/my ext"'))
     assert requests[0] == b"POST /my%20ext/filter HTTP/1.1"
+
+
+def test_a_response_that_is_not_http(tmp_path: Path) -> None:
+    with raw_server(lambda conn: (read_request(conn), conn.sendall(b"HELLO\r\n\r\n"))) as url:
+        assert outcome(_filter_plan(tmp_path, url)) == (
+            rec.UNSCHEDULABLE,
+            "",
+            f'Post "{url}/filter": net/http: HTTP/1.x transport connection broken: '
+            'malformed HTTP response "HELLO"',
+        )

@@ -206,3 +206,26 @@ def test_any_stub_file(tmp_path_factory: Any, stub: Any, data: st.DataObject) ->
             f"stub={path}",
         )
     assert_clean_exit(result, (0, 1, 2), str(path))
+
+
+_VALID_RESPONSE = (
+    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 20\r\n"
+    'Connection: close\r\n\r\n{"NodeNames": ["a"]}'
+)
+
+
+@bounded(40)
+@given(data=st.data())
+def test_any_http_response_is_one_line(data: st.DataObject) -> None:
+    raw = mutate(_VALID_RESPONSE, data).encode()
+
+    def script(conn: socket.socket) -> None:
+        read_request(conn)
+        conn.sendall(raw)
+
+    with raw_server(script) as url, within(5):
+        config = Extender(url, filter_verb="f", http_timeout_seconds=0.5)
+        try:
+            HTTPTransport().post(config, "f", f"{url}/f", {})
+        except ExtenderError as err:
+            assert "\n" not in str(err) and str(err), repr(str(err))
