@@ -18,8 +18,11 @@ from ..manifests.loader import LoadResult, load_cluster, manifest_sources
 from ..render.explain import render_attempts, render_pod
 from ..render.stream import write_json, write_yaml
 from ..render.table import render_table
+from ..versions.features import Features
+from ..versions.releases import Release
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
 from .progress import progress_line
+from .version_opts import kubernetes_version_option
 
 EXIT_ALL_SCHEDULED = 0
 EXIT_ERROR = 1
@@ -53,10 +56,10 @@ class _PlanCommand(click.Command):
 @click.option(
     "-o",
     "--output",
-    type=click.Choice(["table", "wide", "json", "yaml"]),
+    type=click.Choice(["table", "wide", "json", "yaml", "html"]),
     default="table",
     show_default=True,
-    help="Output format.",
+    help="Output format (html: a self-contained report with every pod's story).",
 )
 @click.option(
     "--explain", is_flag=True, help="Include every attempt: per-node filter results and scores."
@@ -92,6 +95,7 @@ class _PlanCommand(click.Command):
     default=None,
     help="Write every extender request and reply to FILE (a stub for --extender-mode).",
 )
+@kubernetes_version_option()
 def plan(
     paths: tuple[str, ...],
     config: str,
@@ -102,12 +106,14 @@ def plan(
     seed: int,
     extender_mode: str,
     record_extenders: str | None,
+    kubernetes_version: Release,
 ) -> None:
     """Plan the pending pods in PATHS (files or directories of manifests).
 
     Running pods (with spec.nodeName) occupy their nodes; pending pods are
     scheduled by the profile whose schedulerName they name, exactly as
-    kube-scheduler v1.30 would, one at a time on a simulated clock.
+    kube-scheduler would (v1.30.6 unless --kubernetes-version says otherwise), one
+    at a time on a simulated clock.
 
     \b
     Exit codes: 0 every pending pod was scheduled (pods for schedulers no
@@ -123,8 +129,10 @@ def plan(
       ksched plan snapshot.yaml --config bin-packing -o wide
       ksched plan cluster/ --config my-profile.yaml -o json --explain
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
+      ksched plan examples/upgrade --kubernetes-version 1.36
+      ksched plan examples/preemption -o html > report.html
     """
-    cfg, loaded = _load_or_exit(config, paths, explain_pod)
+    cfg, loaded = _load_or_exit(config, paths, explain_pod, kubernetes_version.features)
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
@@ -137,6 +145,10 @@ def plan(
     record = (
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
+    report = _HtmlReport(loaded) if output == "html" else None
+    if report is not None:
+        # The report draws every pod's story: filter reasons and weighted scores.
+        record = "weighted"
     with progress_line() as progress:
         options = EngineOptions(
             tie_break=tie_break,
@@ -150,7 +162,9 @@ def plan(
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
-    if output in ("json", "yaml"):
+    if report is not None:
+        click.echo(report.render(result, loaded.cluster, paths), nl=False)
+    elif output in ("json", "yaml"):
         # Streamed: with --explain on a large cluster the document is gigabytes.
         if output == "json":
             write_json(result, explain, sys.stdout)
@@ -170,6 +184,26 @@ def plan(
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
 
 
+class _HtmlReport:
+    """The cluster before the plan, kept for ``-o html`` (the run binds and deletes pods)."""
+
+    def __init__(self, loaded: LoadResult) -> None:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of
+
+        self.before = capture(loaded.cluster.nodes, loaded.cluster.pods)
+        self.owners = owners_of(loaded.cluster.pods)
+
+    def render(self, result: Plan, cluster: Cluster, paths: Sequence[str]) -> str:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of, plan_report
+
+        after = capture(cluster.nodes, cluster.pods)
+        # Pods made during the run (by controllers) have owners too; victims are gone.
+        owners = {**self.owners, **owners_of(cluster.pods)}
+        return plan_report(result, self.before, after, owners, paths)
+
+
 def _extender_setup_or_exit(
     cfg: SchedulerConfig, mode: str, record: str | None, inputs: Sequence[str]
 ) -> ExtenderSetup:
@@ -181,11 +215,11 @@ def _extender_setup_or_exit(
 
 
 def _load_or_exit(
-    config: str, paths: Sequence[str], explain_pod: Sequence[str]
+    config: str, paths: Sequence[str], explain_pod: Sequence[str], features: Features
 ) -> tuple[SchedulerConfig, LoadResult]:
     """The profile and the cluster, or one error line on stderr and exit 1: nothing is planned."""
     try:
-        cfg = load_config(config)
+        cfg = load_config(config, features)
         _require_manifest_files(paths)
         loaded = load_cluster(list(paths))
         _require_objects(loaded.cluster, paths)

@@ -22,6 +22,7 @@ from .nominator import Nominator
 from .pdb_status import fill_missing_statuses
 from .permit import PermitWaits
 from .queue import SchedulingQueue
+from .queueing_hints import PodEvent, ProfileHints
 from .runtime import Framework
 from .schedule_one import Sampler
 from .snapshot import Snapshot
@@ -52,8 +53,9 @@ class Engine:
     ):
         self.options = options or EngineOptions()
         self.config = config
+        self.features = config.features
         self._cluster = cluster
-        self._snapshot = Snapshot(cluster.nodes)
+        self._snapshot = Snapshot(cluster.nodes, self.features)
         self.clock = 0.0
         self.nominator = Nominator()
         self.plan = rec.Plan(
@@ -73,6 +75,10 @@ class Engine:
         self.queue = SchedulingQueue(
             less, float(config.pod_initial_backoff_seconds), float(config.pod_max_backoff_seconds)
         )
+        if self.features.queueing_hints:
+            self.queue.hints = ProfileHints(
+                self.frameworks, bool(self.extenders), self._cluster.namespace_labels
+            )
         self.queued: dict[str, QueuedPodInfo] = {}
         self._decided: dict[str, rec.Decision] = {}
         self.last_message: dict[str, str] = {}
@@ -222,9 +228,17 @@ class Engine:
         self._cluster.pods.remove(pod)
         self.queue.delete(pod.uid)
 
-    def cluster_changed(self) -> None:
-        """A pod was bound, deleted or unreserved: every unschedulable pod moves."""
-        self.queue.move_all(self.clock)
+    def cluster_changed(self, *events: PodEvent) -> None:
+        """A pod was bound, deleted or unreserved: unschedulable pods move.
+
+        Without queueing hints (v1.30) every one moves, once; with hints (v1.32+) each
+        event moves the pods its hints name (an empty ``events`` still moves all).
+        """
+        if self.queue.hints is None or not events:
+            self.queue.move_all(self.clock)
+            return
+        for event in events:
+            self.queue.move_all(self.clock, event=event)
 
     def start_time_now(self) -> float:
         return DEFAULT_TIME + self.clock
