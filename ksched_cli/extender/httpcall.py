@@ -99,7 +99,7 @@ def _split(url: str) -> tuple[str, str, int, str]:
     # The path goes out escaped, as Go's URL.RequestURI() escapes it.
     target = quote(parts.path or "/", safe="/:@!$&'()*+,;=-._~%")
     if parts.query:
-        target += f"?{parts.query}"
+        target += "?" + quote(parts.query, safe="/:@!$&'()*+,;=-._~%?")
     return (
         parts.scheme,
         parts.hostname or "",
