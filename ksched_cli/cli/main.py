@@ -20,6 +20,8 @@ COMMANDS = {
     "profiles": "profiles_cmd",
     "plugins": "plugins_cmd",
     "versions": "versions_cmd",
+    "capacity": "capacity_cmd",
+    "simulate": "simulate_cmd",
 }
 
 # What `ksched --help` lists for each command, so listing them imports none of them.
@@ -32,9 +34,11 @@ SHORT_HELP = {
     "profiles": "List the built-in KubeSchedulerConfiguration profiles.",
     "plugins": "List the plugins a profile can enable.",
     "versions": "The kube-scheduler releases ksched replays.",
+    "capacity": "How many more copies of a pod fit, and what stops the next one.",
+    "simulate": "Replay a timed scenario of cluster changes.",
 }
 # Commands declaring `short_help=`: click lists those untruncated.
-VERBATIM_SHORT_HELP = frozenset({"validate", "diff", "versions"})
+VERBATIM_SHORT_HELP = frozenset({"validate", "diff", "versions", "capacity", "simulate"})
 
 
 class LazyGroup(click.Group):
