@@ -19,6 +19,9 @@ COMMANDS = {
     "diff": "diff_cmd",
     "profiles": "profiles_cmd",
     "plugins": "plugins_cmd",
+    "versions": "versions_cmd",
+    "capacity": "capacity_cmd",
+    "simulate": "simulate_cmd",
 }
 
 # What `ksched --help` lists for each command, so listing them imports none of them.
@@ -30,9 +33,12 @@ SHORT_HELP = {
     "diff": "What a profile change does to placements.",
     "profiles": "List the built-in KubeSchedulerConfiguration profiles.",
     "plugins": "List the plugins a profile can enable.",
+    "versions": "The kube-scheduler releases ksched replays.",
+    "capacity": "How many more copies of a pod fit, and what stops the next one.",
+    "simulate": "Replay a timed scenario of cluster changes.",
 }
 # Commands declaring `short_help=`: click lists those untruncated.
-VERBATIM_SHORT_HELP = frozenset({"validate", "diff"})
+VERBATIM_SHORT_HELP = frozenset({"validate", "diff", "versions", "capacity", "simulate"})
 
 
 class LazyGroup(click.Group):
