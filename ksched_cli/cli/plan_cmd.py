@@ -12,14 +12,14 @@ from ..config.load import load_config
 from ..config.types import SchedulerConfig
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
-from ..engine.records import Plan
 from ..errors import KschedError, Location
 from ..manifests.files import manifest_files
 from ..manifests.loader import LoadResult, load_cluster
-from ..render.explain import render_attempts, render_pod
+from ..render.explain import DEFAULT_TOP
+from ..render.selection import restrict
 from ..render.stream import write_json, write_yaml
-from ..render.table import render_table
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
+from .plan_output import check_combination, selection_or_exit, show_options, text_writer
 from .progress import progress_line
 
 EXIT_ALL_SCHEDULED = 0
@@ -54,21 +54,32 @@ class _PlanCommand(click.Command):
 @click.option(
     "-o",
     "--output",
-    type=click.Choice(["table", "wide", "json", "yaml"]),
+    type=click.Choice(["table", "wide", "json", "yaml", "name"]),
     default="table",
     show_default=True,
-    help="Output format.",
+    help="Output format (wide: each workload's pods and scores; name: pod/NAME lines).",
 )
 @click.option(
-    "--explain", is_flag=True, help="Include every attempt: per-node filter results and scores."
+    "--explain",
+    is_flag=True,
+    help="Include every attempt: filter rejections grouped by plugin and reason, and the "
+    "best scores (-o json: every node).",
 )
 @click.option(
     "--explain-pod",
     "explain_pod",
     metavar="NS/NAME",
     multiple=True,
-    help="Print a readable breakdown for one pod (repeatable).",
+    help="Print only this pod's story: every attempt, summarized (repeatable).",
 )
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=DEFAULT_TOP,
+    show_default=True,
+    help="Scored nodes shown per attempt besides the chosen one (text explanations).",
+)
+@show_options
 @click.option(
     "--tie-break",
     type=click.Choice(["lowest-name", "random"]),
@@ -99,6 +110,11 @@ def plan(
     output: str,
     explain: bool,
     explain_pod: tuple[str, ...],
+    top: int,
+    namespace: str | None,
+    all_namespaces: bool,
+    selector: str | None,
+    no_headers: bool,
     tie_break: str,
     seed: int,
     extender_mode: str,
@@ -115,7 +131,7 @@ def plan(
     (Unschedulable, Gated or Skipped); 1 invalid input, configuration or usage.
 
     \b
-    Examples (each directory under examples/ has a README saying what to look for):
+    Examples (`ksched examples all examples` copies examples/ anywhere; each has a README):
       ksched plan examples/basic
       ksched plan examples/preemption -o wide --explain-pod default/payments
       ksched plan examples/gang --config gang -o json --explain
@@ -123,7 +139,11 @@ def plan(
       ksched plan snapshot.yaml --config bin-packing -o wide
       ksched plan cluster/ --config my-profile.yaml -o json --explain
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
+      ksched plan snapshot.yaml -n payments -l app=web --no-headers
+      ksched plan snapshot.yaml --explain --top 3 | less
     """
+    check_combination(output, explain, explain_pod)
+    chosen = selection_or_exit(namespace, all_namespaces, selector)
     cfg, loaded = _load_or_exit(config, paths, explain_pod)
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders)
     if ext.notice:
@@ -137,6 +157,10 @@ def plan(
     record = (
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
+    shown = chosen.shown(loaded.cluster.pods)
+    writer = None
+    if not structured:
+        writer = text_writer(output, explain, explain_pod, top, running, shown, no_headers)
     with progress_line() as progress:
         options = EngineOptions(
             tie_break=tie_break,
@@ -145,23 +169,26 @@ def plan(
             record=record,
             extender_mode=ext.mode,
             extender_transport=ext.transport,
+            on_attempts=writer.on_attempts if writer is not None else None,
         )
-        result = Engine(cfg, loaded.cluster, options).run()
+        engine = Engine(cfg, loaded.cluster, options)
+        if writer is not None:
+            writer.view.plan = engine.plan
+        result = engine.run()
     finish(ext)
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
-    if output in ("json", "yaml"):
+    if output == "json":
         # Streamed: with --explain on a large cluster the document is gigabytes.
-        if output == "json":
-            write_json(result, explain, sys.stdout)
-        else:
-            write_yaml(result, explain, sys.stdout)
+        write_json(restrict(result, shown), explain, sys.stdout)
+    elif output == "yaml":
+        write_yaml(restrict(result, shown), explain, sys.stdout)
     else:
-        text = _render_text(result, output, explain, explain_pod, running)
+        assert writer is not None
         if ext.notice:
-            text = f"WARNING: {ext.notice}\n{text}"
-        click.echo(text, nl=False)
+            sys.stdout.write(f"WARNING: {ext.notice}\n")
+        writer.finish(sys.stdout)
     pending_failed = any(
         d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
     )
@@ -235,18 +262,3 @@ def _suggestion(wanted: str, keys: Collection[str]) -> str:
         default=(0.0, ""),
     )
     return f" (did you mean {namespace}/{closest}?)" if ratio >= 0.6 else ""
-
-
-def _render_text(
-    result: Plan,
-    output: str,
-    explain: bool,
-    explain_pod: tuple[str, ...],
-    running: dict[str, str],
-) -> str:
-    text = render_table(result, wide=output == "wide")
-    if explain:
-        text += "\n" + render_attempts(result)
-    for pod in explain_pod:
-        text += "\n" + render_pod(result, pod, running.get(pod, ""))
-    return text

@@ -11,6 +11,7 @@ import pytest
 
 from ksched_cli.cli import plan_cmd
 from ksched_cli.cli.progress import ProgressLine, progress_line, progress_reporter
+from ksched_cli.render.text_plan import TextPlanWriter
 
 from .helpers import run
 
@@ -116,14 +117,14 @@ def test_plan_clears_the_line_before_printing(monkeypatch: pytest.MonkeyPatch) -
         finally:
             reporter.clear()
 
-    real_render = plan_cmd._render_text
+    real_finish = TextPlanWriter.finish
 
-    def spy_render(*args: Any) -> str:
+    def spy_finish(self: TextPlanWriter, out: Any) -> None:
         at_render.append(stream.getvalue())
-        return real_render(*args)
+        real_finish(self, out)
 
     monkeypatch.setattr(plan_cmd, "progress_line", fake_line)
-    monkeypatch.setattr(plan_cmd, "_render_text", spy_render)
+    monkeypatch.setattr(TextPlanWriter, "finish", spy_finish)
     result = run(monkeypatch, "examples/basic")
     assert result.exit_code == 0
     (written,) = at_render
