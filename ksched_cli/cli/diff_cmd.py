@@ -46,6 +46,13 @@ def _sides(
 ) -> tuple[SideInput, SideInput]:
     if config is not None and (base is not None or head is not None):
         raise _usage("--config names the one profile of both sides; use it without --base/--head")
+    if (base is None) != (head is None):
+        # One side alone would be compared with the built-in default: rarely what was meant.
+        given, missing = ("--base", "--head") if head is None else ("--head", "--base")
+        raise _usage(
+            f"{given} needs {missing}: name both configurations (a file or a built-in profile "
+            f"such as default), or use --config for one profile on both sides"
+        )
     if paths and base_manifests and head_manifests:
         raise _usage("PATH... is unused when both --base-manifests and --head-manifests are given")
     base_paths, head_paths = base_manifests or paths, head_manifests or paths
@@ -63,15 +70,17 @@ def _render(result: DiffResult, output: str) -> str:
         return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
     if output == "markdown":
         return render_diff_markdown(result)
-    return render_diff_table(result)
+    return render_diff_table(result, wide=output == "wide")
 
 
 @click.command("diff", cls=_DiffCommand, short_help="What a profile change does to placements.")
 @click.argument("paths", nargs=-1, type=click.Path(), metavar="[PATH]...")
 @click.option("--base", metavar="FILE|PROFILE",
-              help="The current configuration (a file or a built-in profile name).")
+              help="The current configuration (a file or a built-in profile name); "
+                   "give --head too.  [default: --config, else default]")
 @click.option("--head", metavar="FILE|PROFILE",
-              help="The proposed configuration (a file or a built-in profile name).")
+              help="The proposed configuration (a file or a built-in profile name); "
+                   "give --base too.  [default: --config, else default]")
 @click.option("--config", "-c", "config", metavar="FILE|PROFILE",
               help="One configuration for both sides, to compare two manifest sets. "
                    "[default: default]")
@@ -79,8 +88,11 @@ def _render(result: DiffResult, output: str) -> str:
               help="Manifests of the base side (repeatable); default PATH...")
 @click.option("--head-manifests", multiple=True, type=click.Path(), metavar="PATH",
               help="Manifests of the head side (repeatable); default PATH...")
-@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "markdown"]),
-              default="table", show_default=True, help="Output format (markdown: a PR comment).")
+@click.option("-o", "--output",
+              type=click.Choice(["table", "wide", "json", "yaml", "markdown"]),
+              default="table", show_default=True,
+              help="Output format (wide: whole reasons and workloads; markdown: a PR comment "
+                   "capped under GitHub's 65,536 characters).")
 @click.option("--fail-on", type=click.Choice([FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE]),
               default=FAIL_ON_ANY, show_default=True,
               help="any: exit 3 on any placement change; unschedulable: only when a pod "
@@ -125,5 +137,7 @@ def diff(
         sys.exit(EXIT_ERROR)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    click.echo(_render(result, output), nl=False)
+    # Line by line: a reader that stops early (`| head`) shows as soon as it closes the pipe.
+    for line in _render(result, output).splitlines(keepends=True):
+        sys.stdout.write(line)
     sys.exit(EXIT_CHANGED if result.fails(fail_on) else EXIT_NO_CHANGE)

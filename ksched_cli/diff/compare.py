@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..engine import records as rec
@@ -33,6 +33,8 @@ class Planned:
     # change the cluster).
     running: dict[str, str]
     nodes: frozenset[str]
+    # Pod -> owning workload ("deployment/web") for every pod of the input that has one.
+    owners: dict[str, str] = field(default_factory=dict)
 
     @cached_property
     def placing(self) -> dict[str, rec.Attempt]:
@@ -173,5 +175,6 @@ def compare(base: Planned, head: Planned) -> tuple[list[PodChange], int]:
         placed = before is not None and before.outcome != RUNNING
         if MOVED in kinds and placed and before is not None and after is not None:
             why = margin(pod, before.node, after.node, base, head)
-        changes.append(PodChange(pod, kinds, before, after, why))
+        owner = head.owners.get(pod) or base.owners.get(pod, "")
+        changes.append(PodChange(pod, kinds, before, after, why, owner))
     return changes, len(pods)

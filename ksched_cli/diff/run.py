@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..api.owners import owner_of
 from ..config.load import check_config
 from ..config.types import SchedulerConfig
 from ..engine.engine import Engine, EngineOptions
@@ -51,6 +52,7 @@ def plan_side(
     loaded = load_cluster(list(manifests))
     cluster = loaded.cluster
     running = {p.key: p.node_name for p in cluster.pods if p.node_name}
+    owners = {p.key: owner for p in cluster.pods if (owner := owner_of(p))}
     nodes = frozenset(n.name for n in cluster.nodes)
     # Ties always go to the lowest node name, so both sides are reproducible.
     options = EngineOptions(
@@ -61,7 +63,7 @@ def plan_side(
         extender_transport=extenders.transport,
     )
     plan = Engine(config, cluster, options).run()
-    return Planned(plan, running, nodes), loaded.warnings + plan.warnings
+    return Planned(plan, running, nodes, owners), loaded.warnings + plan.warnings
 
 
 def run_diff(

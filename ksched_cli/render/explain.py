@@ -7,6 +7,7 @@ chosen node and the best ``top`` others. ``-o json --explain`` keeps every node.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from ..engine.records import Attempt, Decision
@@ -30,11 +31,38 @@ def filtered_lines(a: Attempt) -> list[str]:
     return out
 
 
+_NOT_A_CANDIDATE = re.compile(r"^not a candidate (?P<node>\S+): (?P<why>.*)$")
+
+
+def preemption_lines(lines: list[str]) -> list[str]:
+    """Preemption's story with its per-node "not a candidate" lines grouped by reason,
+    where the first of each group stood (there is one per node on a large cluster)."""
+    groups: dict[str, list[str]] = {}
+    order: list[str | tuple[str]] = []
+    for line in lines:
+        m = _NOT_A_CANDIDATE.match(line)
+        if m is None:
+            order.append(line)
+            continue
+        if m["why"] not in groups:
+            order.append((m["why"],))
+        groups.setdefault(m["why"], []).append(m["node"])
+    out = []
+    for item in order:
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        nodes = groups[item[0]]
+        out.append(f"not a candidate: {len(nodes)} node(s): {item[0]} ({examples(nodes)})")
+    return out
+
+
 def _detail_lines(a: Attempt) -> list[str]:
     out: list[str] = []
     preemption = a.detail.get("preemption")
     if isinstance(preemption, dict):
-        out.extend(f"  {line}" for line in preemption.get("lines", []))
+        told = [str(line).removeprefix("preemption: ") for line in preemption.get("lines", [])]
+        out.extend(f"  preemption: {line}" for line in preemption_lines(told))
     for key in ("permit", "volumes"):
         lines = a.detail.get(key)
         if isinstance(lines, list):
