@@ -9,6 +9,7 @@ import click
 from ..config.types import SchedulerConfig
 from ..errors import KschedError
 from ..extender.transport import HTTPTransport, RecordingTransport, StubTransport, Transport
+from .extender_reach import ReachCheck
 
 MODE_HELP = (
     "How configured extenders are reached: call (HTTP, as kube-scheduler), skip (plan "
@@ -55,6 +56,8 @@ def setup(cfg: SchedulerConfig | None, mode: str, record: str | None) -> Extende
         result.recorder = RecordingTransport(transport)
         result.transport = result.recorder
         result.record_path = record
+    if isinstance(transport, HTTPTransport):
+        result.transport = ReachCheck(result.transport or transport)
     return result
 
 

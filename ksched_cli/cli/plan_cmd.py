@@ -12,6 +12,7 @@ from ..config.load import load_config
 from ..config.types import SchedulerConfig
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
+from ..engine.records import Plan
 from ..errors import KschedError, Location
 from ..manifests.files import manifest_files
 from ..manifests.loader import LoadResult, load_cluster
@@ -20,7 +21,7 @@ from ..render.selection import restrict
 from ..render.stream import write_json, write_yaml
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
 from .plan_output import check_combination, selection_or_exit, show_options, text_writer
-from .progress import progress_line
+from .progress import loading_line, progress_line
 
 EXIT_ALL_SCHEDULED = 0
 EXIT_ERROR = 1
@@ -174,7 +175,7 @@ def plan(
         engine = Engine(cfg, loaded.cluster, options)
         if writer is not None:
             writer.view.plan = engine.plan
-        result = engine.run()
+        result = _run_or_exit(engine, ext)
     finish(ext)
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
@@ -195,6 +196,15 @@ def plan(
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
 
 
+def _run_or_exit(engine: Engine, ext: ExtenderSetup) -> Plan:
+    try:
+        return engine.run()
+    except KschedError as exc:  # an extender that cannot be reached (cli/extender_reach.py)
+        finish(ext)  # what was recorded so far is still written
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
+
+
 def _extender_setup_or_exit(cfg: SchedulerConfig, mode: str, record: str | None) -> ExtenderSetup:
     try:
         return setup(cfg, mode, record)
@@ -210,7 +220,8 @@ def _load_or_exit(
     try:
         cfg = load_config(config)
         _require_manifest_files(paths)
-        loaded = load_cluster(list(paths))
+        with loading_line("manifests"):
+            loaded = load_cluster(list(paths))
         _require_objects(loaded.cluster, paths)
         _require_pods(loaded.cluster, explain_pod)
     except KschedError as exc:
