@@ -9,6 +9,7 @@ import click
 
 from ..config.effective import to_yaml
 from ..config.load import CheckedConfig, Finding, check_config
+from .validate_scan import scan_file
 
 
 def _finding_json(finding: Finding) -> dict[str, Any]:
@@ -66,7 +67,16 @@ def _print_text(results: list[CheckedConfig], effective: bool) -> None:
     is_flag=True,
     help="Print the fully defaulted configuration, plugins expanded per extension point.",
 )
-def validate(files: tuple[str, ...], output: str, print_effective: bool) -> None:
+@click.option(
+    "--only-scheduler-configs",
+    "only_configs",
+    is_flag=True,
+    help="Check only documents that are KubeSchedulerConfigurations (also inside a "
+    "ConfigMap's data); skip any other document with a note on stderr (the pre-commit hook).",
+)
+def validate(
+    files: tuple[str, ...], output: str, print_effective: bool, only_configs: bool
+) -> None:
     """Check KubeSchedulerConfiguration files like kube-scheduler v1.30.
 
     Each FILE is YAML or JSON (kubescheduler.config.k8s.io/v1), or the name of a
@@ -95,8 +105,17 @@ def validate(files: tuple[str, ...], output: str, print_effective: bool) -> None
       ksched validate configs/*.yaml -o json
       ksched validate --print-effective gang        # built-in profile, defaults filled in
       ksched validate --print-effective my.yaml > effective.yaml
+      ksched validate --only-scheduler-configs deploy/*.yaml   # others skipped, with a note
     """
-    results = [check_config(name) for name in files]
+    if only_configs:
+        results = []
+        for name in files:
+            scan = scan_file(name)
+            for note in scan.notes:
+                click.echo(f"note: {note}", err=True)
+            results += scan.checked
+    else:
+        results = [check_config(name) for name in files]
     if output == "json":
         click.echo(json.dumps([_file_json(r, print_effective) for r in results], indent=2))
     else:

@@ -178,7 +178,8 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     # nodes alone make a diff that removes every pod.
     root = tmp_path_factory.mktemp("big")
     nodes: list[dict[str, Any]] = [node(i) for i in range(40)]
-    pods = [pod(f"p-{i:04d}", "10m") for i in range(1500)]
+    # Long names: even `-o name` writes more than a pipe holds (64 KiB).
+    pods = [pod(f"p-{i:04d}-{'x' * 70}", "10m") for i in range(1500)]
     return write(root / "cluster.yaml", nodes + pods), write(root / "nodes.yaml", nodes)
 
 
