@@ -15,8 +15,10 @@ from ..errors import KschedError
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
-from .extender_opts import MODE_HELP, finish, setup, validate_mode
+from ..versions.releases import Release
+from .extender_opts import MODE_HELP, finish, input_files, setup, validate_mode
 from .progress import progress_line
+from .version_opts import VERSION_HELP, resolve_kubernetes_version
 
 EXIT_NO_CHANGE = 0
 EXIT_ERROR = 1
@@ -40,9 +42,25 @@ def _usage(message: str) -> click.UsageError:
     return _UsageError(message)
 
 
+def _releases(
+    version: str | None, base_version: str | None, head_version: str | None
+) -> tuple[Release, Release]:
+    if version is not None and (base_version is not None or head_version is not None):
+        raise _usage(
+            "--kubernetes-version names the release of both sides; "
+            "use it without --base-version/--head-version"
+        )
+    shared = version
+    return (
+        resolve_kubernetes_version(base_version or shared),
+        resolve_kubernetes_version(head_version or shared),
+    )
+
+
 def _sides(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...],
+    releases: tuple[Release, Release],
 ) -> tuple[SideInput, SideInput]:
     if config is not None and (base is not None or head is not None):
         raise _usage("--config names the one profile of both sides; use it without --base/--head")
@@ -59,7 +77,21 @@ def _sides(
     if not base_paths or not head_paths:
         raise _usage("give PATH... (both sides) or --base-manifests and --head-manifests")
     shared = config or "default"
-    return SideInput(base or shared, base_paths), SideInput(head or shared, head_paths)
+    return (
+        SideInput(base or shared, base_paths, releases[0].features),
+        SideInput(head or shared, head_paths, releases[1].features),
+    )
+
+
+def _html(result: DiffResult, sides: tuple[SideInput, SideInput]) -> str:
+    from ..manifests.loader import load_cluster
+    from ..render.html.report import diff_report, owners_of
+
+    # The pods' owning workloads, read again from both sides' manifests (head wins).
+    owners: dict[str, str] = {}
+    for side in sides:
+        owners.update(owners_of(load_cluster(list(side.manifests)).cluster.pods))
+    return diff_report(result, owners)
 
 
 def _render(result: DiffResult, output: str) -> str:
@@ -89,10 +121,10 @@ def _render(result: DiffResult, output: str) -> str:
 @click.option("--head-manifests", multiple=True, type=click.Path(), metavar="PATH",
               help="Manifests of the head side (repeatable); default PATH...")
 @click.option("-o", "--output",
-              type=click.Choice(["table", "wide", "json", "yaml", "markdown"]),
+              type=click.Choice(["table", "wide", "json", "yaml", "markdown", "html"]),
               default="table", show_default=True,
               help="Output format (wide: whole reasons and workloads; markdown: a PR comment "
-                   "capped under GitHub's 65,536 characters).")
+                   "capped under GitHub's 65,536 characters; html: a self-contained report).")
 @click.option("--fail-on", type=click.Choice([FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE]),
               default=FAIL_ON_ANY, show_default=True,
               help="any: exit 3 on any placement change; unschedulable: only when a pod "
@@ -101,13 +133,21 @@ def _render(result: DiffResult, output: str) -> str:
               metavar="call|skip|stub=FILE", callback=validate_mode, help=MODE_HELP)
 @click.option("--record-extenders", "record_extenders", type=click.Path(dir_okay=False),
               metavar="FILE", help="Write every extender request and reply of both plans to FILE.")
+@click.option("--kubernetes-version", "kubernetes_version", metavar="VERSION",
+              help=f"{VERSION_HELP} Both sides.")
+@click.option("--base-version", "base_version", metavar="VERSION",
+              help="kube-scheduler release of the base side (an upgrade diff).")
+@click.option("--head-version", "head_version", metavar="VERSION",
+              help="kube-scheduler release of the head side (an upgrade diff).")
 def diff(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...], output: str, fail_on: str,
-    extender_mode: str, record_extenders: str | None,
+    extender_mode: str, record_extenders: str | None, kubernetes_version: str | None,
+    base_version: str | None, head_version: str | None,
 ) -> None:
     """Plan the same manifests under two profiles (or two manifest sets under one
-    profile) and report what changes: the effective-config diff, pods whose outcome
+    profile, or one profile under two kube-scheduler releases with --base-version
+    and --head-version) and report what changes: the effective-config diff, pods whose outcome
     changed (scheduled <-> unschedulable, newly preempted, different victims), pods
     that moved node and the per-plugin score margin that flipped, and a summary.
 
@@ -124,20 +164,31 @@ def diff(
       ksched diff --base default --head bin-packing snapshot.yaml -o markdown > comment.md
       ksched diff --config my.yaml --base-manifests cluster/ --head-manifests cluster-with-pool/
       ksched diff --base old.yaml --head new.yaml cluster/ -o json --fail-on unschedulable
+      ksched diff --base-version 1.30 --head-version 1.36 examples/upgrade  # upgrade impact
+      ksched diff --base default --head bin-packing snapshot.yaml -o html > diff.html
     """
-    base_side, head_side = _sides(paths, base, head, config, base_manifests, head_manifests)
+    releases = _releases(kubernetes_version, base_version, head_version)
+    base_side, head_side = _sides(
+        paths, base, head, config, base_manifests, head_manifests, releases
+    )
+    inputs = [base_side.config, head_side.config, *base_side.manifests, *head_side.manifests]
     try:
-        ext = setup(None, extender_mode, record_extenders)
+        ext = setup(None, extender_mode, record_extenders, input_files(inputs))
         with progress_line() as progress:
             use = ExtenderUse(ext.mode, ext.transport)
             result = run_diff(base_side, head_side, progress, use)
-        finish(ext)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
+    html = output == "html"
+    text = _html(result, (base_side, head_side)) if html else _render(result, output)
     # Line by line: a reader that stops early (`| head`) shows as soon as it closes the pipe.
-    for line in _render(result, output).splitlines(keepends=True):
+    for line in text.splitlines(keepends=True):
         sys.stdout.write(line)
+    recording_failed = finish(ext)  # after the output: a failed write never costs the diff
+    if recording_failed:
+        click.echo(recording_failed, err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_CHANGED if result.fails(fail_on) else EXIT_NO_CHANGE)

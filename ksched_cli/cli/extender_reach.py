@@ -12,7 +12,7 @@ from typing import Any
 
 from ..config.types import Extender
 from ..errors import KschedError
-from ..extender.transport import ExtenderError, Transport
+from ..extender.transport import ExtenderError, HTTPTransport, Transport
 
 HINT = (
     "start it, or plan offline: --extender-mode stub=FILE replays replies recorded with "
@@ -24,28 +24,25 @@ class ExtenderUnreachable(KschedError):
     pass
 
 
-def _unreachable(err: ExtenderError) -> bool:
-    # The transport chains the connection error (refused, unknown host, timeout) to the
-    # ExtenderError; an HTTP reply, even an error status, means the extender is there.
-    import urllib.error
-
-    cause = err.__cause__
-    if isinstance(cause, urllib.error.HTTPError):
-        return False
-    return isinstance(cause, urllib.error.URLError | OSError)
-
-
 class ReachCheck:
-    """A transport that turns a non-ignorable extender's connection failure into an error."""
+    """A transport that turns a non-ignorable extender's connection failure into an error.
 
-    def __init__(self, inner: Transport) -> None:
+    ``http`` is the HTTP transport underneath ``inner`` (``inner`` may be a recorder
+    around it); it knows which extenders could not be reached.
+    """
+
+    def __init__(self, inner: Transport, http: HTTPTransport) -> None:
         self.inner = inner
+        self.http = http
+
+    def prepare(self, ext: Extender) -> None:
+        self.inner.prepare(ext)
 
     def post(self, ext: Extender, verb: str, url: str, body: Any) -> Any:
         try:
             return self.inner.post(ext, verb, url, body)
         except ExtenderError as err:
-            if ext.ignorable or not _unreachable(err):
+            if ext.ignorable or self.http.unreachable(ext) is None:
                 raise
             raise ExtenderUnreachable(
                 f"extender {ext.url_prefix} cannot be reached ({err}); {HINT}",

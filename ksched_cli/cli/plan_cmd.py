@@ -14,14 +14,16 @@ from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
 from ..errors import KschedError, Location
-from ..manifests.files import manifest_files
-from ..manifests.loader import LoadResult, load_cluster
+from ..manifests.loader import LoadResult, load_cluster, manifest_sources
 from ..render.explain import DEFAULT_TOP
 from ..render.selection import restrict
 from ..render.stream import write_json, write_yaml
-from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
+from ..versions.features import Features
+from ..versions.releases import Release
+from .extender_opts import MODE_HELP, ExtenderSetup, finish, input_files, setup, validate_mode
 from .plan_output import check_combination, selection_or_exit, show_options, text_writer
 from .progress import loading_line, progress_line
+from .version_opts import kubernetes_version_option
 
 EXIT_ALL_SCHEDULED = 0
 EXIT_ERROR = 1
@@ -55,10 +57,11 @@ class _PlanCommand(click.Command):
 @click.option(
     "-o",
     "--output",
-    type=click.Choice(["table", "wide", "json", "yaml", "name"]),
+    type=click.Choice(["table", "wide", "json", "yaml", "name", "html"]),
     default="table",
     show_default=True,
-    help="Output format (wide: each workload's pods and scores; name: pod/NAME lines).",
+    help="Output format (wide: each workload's pods and scores; name: pod/NAME lines; "
+    "html: a self-contained report with every pod's story).",
 )
 @click.option(
     "--explain",
@@ -105,6 +108,7 @@ class _PlanCommand(click.Command):
     default=None,
     help="Write every extender request and reply to FILE (a stub for --extender-mode).",
 )
+@kubernetes_version_option()
 def plan(
     paths: tuple[str, ...],
     config: str,
@@ -120,16 +124,19 @@ def plan(
     seed: int,
     extender_mode: str,
     record_extenders: str | None,
+    kubernetes_version: Release,
 ) -> None:
     """Plan the pending pods in PATHS (files or directories of manifests).
 
     Running pods (with spec.nodeName) occupy their nodes; pending pods are
     scheduled by the profile whose schedulerName they name, exactly as
-    kube-scheduler v1.30 would, one at a time on a simulated clock.
+    kube-scheduler would (v1.30.6 unless --kubernetes-version says otherwise), one
+    at a time on a simulated clock.
 
     \b
-    Exit codes: 0 every pending pod was scheduled; 2 some were not
-    (Unschedulable, Gated or Skipped); 1 invalid input, configuration or usage.
+    Exit codes: 0 every pending pod was scheduled (pods for schedulers no
+    profile serves are Skipped, which is not a failure); 2 some were not
+    (Unschedulable or Gated); 1 invalid input, configuration or usage.
 
     \b
     Examples (`ksched examples all examples` copies examples/ anywhere; each has a README):
@@ -142,11 +149,13 @@ def plan(
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
       ksched plan snapshot.yaml -n payments -l app=web --no-headers
       ksched plan snapshot.yaml --explain --top 3 | less
+      ksched plan examples/upgrade --kubernetes-version 1.36
+      ksched plan examples/preemption -o html > report.html
     """
     check_combination(output, explain, explain_pod)
     chosen = selection_or_exit(namespace, all_namespaces, selector)
-    cfg, loaded = _load_or_exit(config, paths, explain_pod)
-    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders)
+    cfg, loaded = _load_or_exit(config, paths, explain_pod, kubernetes_version.features)
+    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
         loaded.warnings.append(ext.notice)
@@ -159,8 +168,12 @@ def plan(
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
     shown = chosen.shown(loaded.cluster.pods)
+    report = _HtmlReport(loaded) if output == "html" else None
+    if report is not None:
+        # The report draws every pod's story: filter reasons and weighted scores.
+        record = "weighted"
     writer = None
-    if not structured:
+    if not structured and report is None:
         writer = text_writer(output, explain, explain_pod, top, running, shown, no_headers)
     with progress_line() as progress:
         options = EngineOptions(
@@ -176,11 +189,12 @@ def plan(
         if writer is not None:
             writer.view.plan = engine.plan
         result = _run_or_exit(engine, ext)
-    finish(ext)
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
-    if output == "json":
+    if report is not None:
+        click.echo(report.render(result, loaded.cluster, paths), nl=False)
+    elif output == "json":
         # Streamed: with --explain on a large cluster the document is gigabytes.
         write_json(restrict(result, shown), explain, sys.stdout)
     elif output == "yaml":
@@ -190,9 +204,12 @@ def plan(
         if ext.notice:
             sys.stdout.write(f"WARNING: {ext.notice}\n")
         writer.finish(sys.stdout)
-    pending_failed = any(
-        d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
-    )
+    # Skipped pods belong to another scheduler: not this plan's failure.
+    pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
+    recording_failed = finish(ext)  # after the output: a failed write never costs the plan
+    if recording_failed:
+        click.echo(recording_failed, err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
 
 
@@ -200,25 +217,49 @@ def _run_or_exit(engine: Engine, ext: ExtenderSetup) -> Plan:
     try:
         return engine.run()
     except KschedError as exc:  # an extender that cannot be reached (cli/extender_reach.py)
-        finish(ext)  # what was recorded so far is still written
         click.echo(exc.render(), err=True)
+        recording_failed = finish(ext)  # what was recorded so far is still written
+        if recording_failed:
+            click.echo(recording_failed, err=True)
         sys.exit(EXIT_ERROR)
 
 
-def _extender_setup_or_exit(cfg: SchedulerConfig, mode: str, record: str | None) -> ExtenderSetup:
+class _HtmlReport:
+    """The cluster before the plan, kept for ``-o html`` (the run binds and deletes pods)."""
+
+    def __init__(self, loaded: LoadResult) -> None:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of
+
+        self.before = capture(loaded.cluster.nodes, loaded.cluster.pods)
+        self.owners = owners_of(loaded.cluster.pods)
+
+    def render(self, result: Plan, cluster: Cluster, paths: Sequence[str]) -> str:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of, plan_report
+
+        after = capture(cluster.nodes, cluster.pods)
+        # Pods made during the run (by controllers) have owners too; victims are gone.
+        owners = {**self.owners, **owners_of(cluster.pods)}
+        return plan_report(result, self.before, after, owners, paths)
+
+
+def _extender_setup_or_exit(
+    cfg: SchedulerConfig, mode: str, record: str | None, inputs: Sequence[str]
+) -> ExtenderSetup:
     try:
-        return setup(cfg, mode, record)
+        return setup(cfg, mode, record, input_files(inputs))
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
 
 
 def _load_or_exit(
-    config: str, paths: Sequence[str], explain_pod: Sequence[str]
+    config: str, paths: Sequence[str], explain_pod: Sequence[str], features: Features
 ) -> tuple[SchedulerConfig, LoadResult]:
     """The profile and the cluster, or one error line on stderr and exit 1: nothing is planned."""
     try:
-        cfg = load_config(config)
+        cfg = load_config(config, features)
         _require_manifest_files(paths)
         with loading_line("manifests"):
             loaded = load_cluster(list(paths))
@@ -233,7 +274,7 @@ def _load_or_exit(
 def _require_manifest_files(paths: Sequence[str]) -> None:
     # The loader only warns about an empty directory (it may sit beside others);
     # when no path holds a manifest at all, planning nothing would hide the mistake.
-    files, _ = manifest_files(paths)
+    files, _ = manifest_sources(paths)
     if not files:
         raise KschedError("no *.yaml, *.yml or *.json files to read", _where(paths))
 

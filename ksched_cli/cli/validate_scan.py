@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from ..config.load import CheckedConfig, Finding, check_document
 from ..errors import KschedError, Location
+from ..versions.features import V130, Features
 from ..yamlio import load_positioned
 
 KIND = "KubeSchedulerConfiguration"
@@ -28,7 +29,7 @@ class Scan:
     notes: list[str] = field(default_factory=list)
 
 
-def scan_file(path: str) -> Scan:
+def scan_file(path: str, features: Features = V130) -> Scan:
     scan = Scan()
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -41,9 +42,9 @@ def scan_file(path: str) -> Scan:
     for number, doc in enumerate(docs, 1):
         kind = doc.get("kind") if isinstance(doc, Mapping) else None
         if kind == KIND:
-            scan.checked.append(check_document(path, doc))
+            scan.checked.append(check_document(path, doc, features))
         elif kind == "ConfigMap":
-            _config_map(path, number, doc, lines, scan)
+            _config_map(path, number, doc, lines, scan, features)
         elif doc is not None:
             what = f"kind {kind}" if kind else "no kind"
             scan.notes.append(f"{path}: document {number} skipped ({what}, not a {KIND})")
@@ -52,7 +53,9 @@ def scan_file(path: str) -> Scan:
     return scan
 
 
-def _config_map(path: str, number: int, doc: Any, lines: list[str], scan: Scan) -> None:
+def _config_map(
+    path: str, number: int, doc: Any, lines: list[str], scan: Scan, features: Features
+) -> None:
     data: Any = doc.get("data")
     found = False
     if isinstance(data, Mapping):
@@ -61,7 +64,7 @@ def _config_map(path: str, number: int, doc: Any, lines: list[str], scan: Scan) 
                 continue
             found = True
             line, _ = cast(Any, data).lc.value(key)  # ruamel keeps where each value is
-            scan.checked.extend(_embedded(path, value, line, lines))
+            scan.checked.extend(_embedded(path, value, line, lines, features))
     if not found:
         name = doc.get("metadata", {}).get("name", "")
         scan.notes.append(
@@ -69,7 +72,9 @@ def _config_map(path: str, number: int, doc: Any, lines: list[str], scan: Scan) 
         )
 
 
-def _embedded(path: str, value: str, line: int, lines: list[str]) -> list[CheckedConfig]:
+def _embedded(
+    path: str, value: str, line: int, lines: list[str], features: Features
+) -> list[CheckedConfig]:
     """The configuration in a ConfigMap value; a block scalar (``|``) starts on the next
     line, indented: positions are shifted to point into the outer file."""
     first = line + 1  # 0-based index of the block's first line
@@ -83,7 +88,7 @@ def _embedded(path: str, value: str, line: int, lines: list[str]) -> list[Checke
         return [CheckedConfig(path, [Finding(_shift(exc, first, indent))])]
     for doc in inner:
         if isinstance(doc, Mapping) and doc.get("kind") == KIND:
-            result = check_document(path, doc)
+            result = check_document(path, doc, features)
             result.findings = [
                 Finding(_shift(f.error, first, indent), f.severity) for f in result.findings
             ]

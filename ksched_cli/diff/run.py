@@ -13,6 +13,7 @@ from ..engine.engine import Engine, EngineOptions
 from ..errors import KschedError
 from ..extender.transport import Transport
 from ..manifests.loader import load_cluster
+from ..versions.features import V130, Features
 from .compare import Planned, compare
 from .config_diff import diff_configs
 from .model import DiffResult, Side
@@ -24,11 +25,14 @@ Progress = Callable[[int, int], None] | None
 class SideInput:
     config: str  # a file, or a built-in profile name
     manifests: tuple[str, ...]
+    features: Features = V130  # the kube-scheduler release this side replays
 
 
-def load_effective(path_or_name: str) -> tuple[SchedulerConfig, dict[str, Any]]:
+def load_effective(
+    path_or_name: str, features: Features = V130
+) -> tuple[SchedulerConfig, dict[str, Any]]:
     """The loaded configuration and its effective v1 object; the first error raises."""
-    checked = check_config(path_or_name)
+    checked = check_config(path_or_name, features)
     if checked.errors or checked.config is None or checked.effective is None:
         raise checked.errors[0]
     return checked.config, checked.effective
@@ -75,8 +79,8 @@ def run_diff(
     """Both plans and their differences; input and config problems raise KschedError."""
     if not base.manifests or not head.manifests:
         raise KschedError("no manifests to plan: give PATH... or --base-manifests/--head-manifests")
-    base_config, base_effective = load_effective(base.config)
-    head_config, head_effective = load_effective(head.config)
+    base_config, base_effective = load_effective(base.config, base.features)
+    head_config, head_effective = load_effective(head.config, head.features)
     base_planned, base_warnings = plan_side(base_config, base.manifests, progress, extenders)
     head_planned, head_warnings = plan_side(head_config, head.manifests, progress, extenders)
     if extenders.mode == "skip" and (base_config.extender_configs or head_config.extender_configs):
@@ -85,9 +89,10 @@ def run_diff(
             "in either plan"
         )
     changes, pods = compare(base_planned, head_planned)
+    differ = base.features.version != head.features.version
     return DiffResult(
-        base=_side(base, base_planned),
-        head=_side(head, head_planned),
+        base=_side(base, base_planned, differ),
+        head=_side(head, head_planned, differ),
         config=diff_configs(base_effective, head_effective),
         changes=changes,
         pods=pods,
@@ -96,5 +101,9 @@ def run_diff(
     )
 
 
-def _side(given: SideInput, planned: Planned) -> Side:
-    return Side(given.config, list(given.manifests), planned.plan.summary(), len(planned.nodes))
+def _side(given: SideInput, planned: Planned, versions_differ: bool = False) -> Side:
+    # An upgrade diff names each side's release beside its profile.
+    label = given.config
+    if versions_differ:
+        label = f"{given.config} @ kubernetes {given.features.version}"
+    return Side(label, list(given.manifests), planned.plan.summary(), len(planned.nodes))

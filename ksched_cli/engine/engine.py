@@ -10,8 +10,7 @@ from ..api.meta import DEFAULT_TIME
 from ..api.owners import owner_of
 from ..api.pod import Pod
 from ..config.types import SchedulerConfig
-from ..extender.client import HTTPExtender
-from ..extender.scheduling import Extenders
+from ..extender.scheduling import Extenders, build_extenders
 from ..extender.transport import Transport
 from ..framework.interface import WaitingPod
 from ..framework.nominations import Nominations
@@ -24,6 +23,7 @@ from .nominator import Nominator
 from .pdb_status import fill_missing_statuses
 from .permit import PermitWaits
 from .queue import SchedulingQueue
+from .queueing_hints import PodEvent, ProfileHints
 from .runtime import Framework
 from .schedule_one import Sampler
 from .snapshot import Snapshot
@@ -57,8 +57,9 @@ class Engine:
     ):
         self.options = options or EngineOptions()
         self.config = config
+        self.features = config.features
         self._cluster = cluster
-        self._snapshot = Snapshot(cluster.nodes)
+        self._snapshot = Snapshot(cluster.nodes, self.features)
         self.clock = 0.0
         self.nominator = Nominator()
         self.plan = rec.Plan(
@@ -78,6 +79,10 @@ class Engine:
         self.queue = SchedulingQueue(
             less, float(config.pod_initial_backoff_seconds), float(config.pod_max_backoff_seconds)
         )
+        if self.features.queueing_hints:
+            self.queue.hints = ProfileHints(
+                self.frameworks, bool(self.extenders), self._cluster.namespace_labels
+            )
         self.queued: dict[str, QueuedPodInfo] = {}
         self._decided: dict[str, rec.Decision] = {}
         self.last_message: dict[str, str] = {}
@@ -91,7 +96,7 @@ class Engine:
         if self.options.extender_mode == "skip":
             return Extenders()
         transport = self.options.extender_transport
-        return Extenders([HTTPExtender(e, transport) for e in self.config.extender_configs])
+        return build_extenders(self.config.extender_configs, transport, self.config.source)
 
     # --- EngineServices -----------------------------------------------------------------
     @property
@@ -133,28 +138,40 @@ class Engine:
 
     def _enqueue_pending(self) -> None:
         for pod in self._cluster.pods:
-            if pod.node_name:
-                continue
-            fwk = self.frameworks.get(pod.scheduler_name)
-            if fwk is None:
-                self.decide(pod, rec.SKIPPED)
-                self.plan.decisions[
-                    -1
-                ].note = f'no profile has schedulerName "{pod.scheduler_name}"'
-                continue
-            info = QueuedPodInfo(pod=pod, timestamp=0.0)
-            self.queued[pod.uid] = info
-            if pod.nominated_node_name:
-                self.nominator.add(pod, pod.nominated_node_name)
-            gate = next(
-                (s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None),
-                None,
-            )
-            if gate is not None:
-                info.gated = True
-                self.decide(pod, rec.GATED, message=gate.message())
-                continue
-            self.queue.add_active(info)
+            if not pod.node_name:
+                self._enqueue(pod)
+
+    def _enqueue(self, pod: Pod) -> None:
+        fwk = self.frameworks.get(pod.scheduler_name)
+        if fwk is None:
+            self.decide(pod, rec.SKIPPED)
+            self.plan.decisions[-1].note = f'no profile has schedulerName "{pod.scheduler_name}"'
+            return
+        info = QueuedPodInfo(pod=pod, timestamp=self.clock)
+        self.queued[pod.uid] = info
+        if pod.nominated_node_name:
+            self.nominator.add(pod, pod.nominated_node_name)
+        gate = next(
+            (s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None),
+            None,
+        )
+        if gate is not None:
+            info.gated = True
+            self.decide(pod, rec.GATED, message=gate.message())
+            return
+        self.queue.add_active(info)
+
+    def add_pending_pod(self, pod: Pod) -> None:
+        """A pod created during the plan (already in ``cluster.pods``) enters the queue."""
+        self.pods_by_uid[pod.uid] = pod
+        self._enqueue(pod)
+
+    def pod_bound(self, pod: Pod) -> None:
+        """Controllers react to a binding (an OrderedReady StatefulSet's next ordinal)."""
+        hook = self._cluster.on_bound
+        if hook is not None:
+            for created in hook(pod, self.start_time_now()):
+                self.add_pending_pod(created)
 
     # --- the loop -------------------------------------------------------------------
     def run(self) -> rec.Plan:
@@ -219,9 +236,17 @@ class Engine:
         self._cluster.pods.remove(pod)
         self.queue.delete(pod.uid)
 
-    def cluster_changed(self) -> None:
-        """A pod was bound, deleted or unreserved: every unschedulable pod moves."""
-        self.queue.move_all(self.clock)
+    def cluster_changed(self, *events: PodEvent) -> None:
+        """A pod was bound, deleted or unreserved: unschedulable pods move.
+
+        Without queueing hints (v1.30) every one moves, once; with hints (v1.32+) each
+        event moves the pods its hints name (an empty ``events`` still moves all).
+        """
+        if self.queue.hints is None or not events:
+            self.queue.move_all(self.clock)
+            return
+        for event in events:
+            self.queue.move_all(self.clock, event=event)
 
     def start_time_now(self) -> float:
         return DEFAULT_TIME + self.clock

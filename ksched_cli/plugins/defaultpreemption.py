@@ -18,7 +18,12 @@ from .preemption_victims import (
     lower_priority_in_visit_order,
     reprieve,
 )
-from .resource_only import resource_only, screen_dry_runs, select_victims_by_resources
+from .resource_only import (
+    fit_decides_first,
+    resource_only,
+    screen_dry_runs,
+    select_victims_by_resources,
+)
 
 NAME = "DefaultPreemption"
 NO_VICTIMS = "No preemption victims found for incoming pod"
@@ -87,7 +92,7 @@ class Plugin:
         potential: Sequence[NodeInfo],
         statuses: Mapping[str, Status],
     ) -> Screened | None:
-        if not self._resource_only:
+        if not (self._resource_only or fit_decides_first(self.handle, state)):
             return None
         return screen_dry_runs(self.handle, state, pod, potential, statuses)
 

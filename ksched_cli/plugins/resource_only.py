@@ -53,6 +53,29 @@ def resource_only(handle: Handle, state: CycleState) -> bool:
     return active_extensions is not None and not active_extensions(state)
 
 
+# Filters that keep accepting a node when pods leave it (NodePorts: fewer pods hold
+# fewer host ports), besides those that never look at the node's pods.
+REMOVAL_SAFE = POD_INDEPENDENT | {"NodePorts"}
+
+
+def fit_decides_first(handle: Handle, state: CycleState) -> bool:
+    """Whether every dry run on a node that Fit rejected in the filter pass meets Fit
+    before any other rejecting plugin, as on that pass: the plugins ahead of Fit
+    accepted the node with all its pods (and its nominated pods), and keep accepting
+    it with fewer. Then screen_dry_runs may settle those nodes whatever the plugins
+    after Fit are."""
+    if not getattr(handle, "vectorize", False) or state.active_filters is None:
+        return False
+    if not isinstance(state.get(PRE_FILTER_STATE_KEY), PreFilterState):
+        return False
+    for pl in state.active_filters:
+        if pl.name == FIT:
+            return True
+        if pl.name not in REMOVAL_SAFE:
+            return False
+    return False
+
+
 def _failure(plugin: str, status: Status) -> Status:
     """A plugin's rejection as RunFilterPlugins reports it (in a Status of its own)."""
     if not status.is_rejected():
