@@ -16,6 +16,11 @@ from ..render.text_plan import TextPlanWriter
 F = TypeVar("F", bound=Callable[..., object])
 
 
+class UsageError(click.UsageError):
+    # Exit 1 like every usage error of ksched, also when `plan` runs outside the group.
+    exit_code = 1
+
+
 def show_options(f: F) -> F:
     """kubectl's ``-n``, ``-A``, ``-l`` and ``--no-headers``: they choose what is printed;
     every pod of the input is still planned."""
@@ -46,14 +51,14 @@ def show_options(f: F) -> F:
 
 def check_combination(output: str, explain: bool, explain_pod: tuple[str, ...]) -> None:
     if output == "name" and (explain or explain_pod):
-        raise click.UsageError("-o name prints pod names only; drop --explain/--explain-pod")
+        raise UsageError("-o name prints pod names only; drop --explain/--explain-pod")
 
 
 def selection_or_exit(namespace: str | None, everything: bool, selector: str | None) -> Selection:
     try:
         parsed = parse_selector(selector) if selector is not None else None
     except KschedError as exc:
-        raise click.UsageError(exc.render().removeprefix("error: ")) from None
+        raise UsageError(exc.render().removeprefix("error: ")) from None
     return Selection(None if everything else namespace, parsed)
 
 

@@ -193,7 +193,7 @@ class Evaluator:
             for c in candidates
             if c.name in narrowed
         ]
-        self.explain.append(f"extenders kept {[c.name for c in kept]}")
+        self.explain.append(f"extenders kept {', '.join(c.name for c in kept) or 'none'}")
         return kept, None
 
     def _select_candidate(self, candidates: list[Candidate]) -> Candidate:

@@ -141,6 +141,13 @@ def test_every_usage_error_exits_1(monkeypatch: pytest.MonkeyPatch, args: list[s
     assert result.exit_code == 1, result.output
 
 
+@pytest.mark.parametrize("args", [["-o", "name", "--explain"], ["-l", "a in (b"]])
+def test_plan_alone_exits_1_on_usage_errors_too(
+    monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    assert run(monkeypatch, "examples/basic", *args).exit_code == 1
+
+
 def test_diff_with_one_side_names_the_missing_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
     result = CliRunner().invoke(cli, ["diff", "--base", "default", "examples/basic"])
