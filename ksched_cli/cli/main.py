@@ -23,6 +23,8 @@ COMMANDS = {
     "profiles": "profiles_cmd",
     "plugins": "plugins_cmd",
     "versions": "versions_cmd",
+    "capacity": "capacity_cmd",
+    "simulate": "simulate_cmd",
     "examples": "examples_cmd",
 }
 
@@ -36,10 +38,14 @@ SHORT_HELP = {
     "profiles": "List the built-in KubeSchedulerConfiguration profiles.",
     "plugins": "List the plugins a profile can enable.",
     "versions": "The kube-scheduler releases ksched replays.",
+    "capacity": "How many more copies of a pod fit, and what stops the next one.",
+    "simulate": "Replay a timed scenario of cluster changes.",
     "examples": "List the bundled examples, or copy one.",
 }
 # Commands declaring `short_help=`: click lists those untruncated.
-VERBATIM_SHORT_HELP = frozenset({"validate", "diff", "versions", "examples"})
+VERBATIM_SHORT_HELP = frozenset(
+    {"validate", "diff", "versions", "capacity", "simulate", "examples"}
+)
 
 EXIT_USAGE = 1
 # A reader that stops early (`| head`) closes the pipe: every command then ends quietly

@@ -10,6 +10,7 @@ import click
 
 from ..config.load import load_config
 from ..config.types import SchedulerConfig
+from ..controllers import member_keys
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
@@ -18,12 +19,18 @@ from ..manifests.loader import LoadResult, load_cluster, manifest_sources
 from ..render.explain import DEFAULT_TOP
 from ..render.selection import restrict
 from ..render.stream import write_json, write_yaml
+from ..render.whatif_document import whatif_document
+from ..render.whatif_text import render_whatif
 from ..versions.features import Features
 from ..versions.releases import Release
+from ..whatif.apply import apply_operations, finish_report
+from ..whatif.model import WhatIfReport
+from ..whatif.ops.base import Operation
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, input_files, setup, validate_mode
 from .plan_output import check_combination, selection_or_exit, show_options, text_writer
 from .progress import loading_line, progress_line
 from .version_opts import kubernetes_version_option
+from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
 EXIT_ALL_SCHEDULED = 0
 EXIT_ERROR = 1
@@ -36,7 +43,7 @@ class _UsageError(click.UsageError):
     exit_code = EXIT_ERROR
 
 
-class _PlanCommand(click.Command):
+class _PlanCommand(OperationsCommand):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
@@ -109,6 +116,7 @@ class _PlanCommand(click.Command):
     help="Write every extender request and reply to FILE (a stub for --extender-mode).",
 )
 @kubernetes_version_option()
+@operation_options
 def plan(
     paths: tuple[str, ...],
     config: str,
@@ -136,7 +144,13 @@ def plan(
     \b
     Exit codes: 0 every pending pod was scheduled (pods for schedulers no
     profile serves are Skipped, which is not a failure); 2 some were not
-    (Unschedulable or Gated); 1 invalid input, configuration or usage.
+    (Unschedulable or Gated), or an operation blocked a drain or lost a pod;
+    1 invalid input, configuration or usage.
+
+    \b
+    What-if operations (--drain, --remove-node, --cordon, --uncordon, --add-nodes,
+    --scale) change the loaded cluster in the order given before the plan runs; the
+    output then starts with what they did and each node's requests before and after.
 
     \b
     Examples (`ksched examples all examples` copies examples/ anywhere; each has a README):
@@ -151,10 +165,14 @@ def plan(
       ksched plan snapshot.yaml --explain --top 3 | less
       ksched plan examples/upgrade --kubernetes-version 1.36
       ksched plan examples/preemption -o html > report.html
+      ksched plan examples/drain/cluster.yaml --drain node-a   # what if node-a is drained?
+      ksched plan cluster/ --add-nodes pool.yaml=3 --scale deployment/web=12
     """
     check_combination(output, explain, explain_pod)
     chosen = selection_or_exit(namespace, all_namespaces, selector)
+    operations = operations_or_exit()
     cfg, loaded = _load_or_exit(config, paths, explain_pod, kubernetes_version.features)
+    whatif = _apply_or_exit(loaded, operations) if operations else None
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
@@ -189,28 +207,45 @@ def plan(
         if writer is not None:
             writer.view.plan = engine.plan
         result = _run_or_exit(engine, ext)
+    if whatif is not None:
+        finish_report(whatif[0], loaded.cluster, result)
+        result.notes[:0] = whatif[1]
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
+    extra = {"whatif": whatif_document(whatif[0])} if whatif is not None else None
     if report is not None:
         click.echo(report.render(result, loaded.cluster, paths), nl=False)
     elif output == "json":
         # Streamed: with --explain on a large cluster the document is gigabytes.
-        write_json(restrict(result, shown), explain, sys.stdout)
+        write_json(restrict(result, shown), explain, sys.stdout, extra)
     elif output == "yaml":
-        write_yaml(restrict(result, shown), explain, sys.stdout)
+        write_yaml(restrict(result, shown), explain, sys.stdout, extra)
     else:
         assert writer is not None
         if ext.notice:
             sys.stdout.write(f"WARNING: {ext.notice}\n")
+        if whatif is not None:
+            sys.stdout.write(render_whatif(whatif[0]))
         writer.finish(sys.stdout)
     # Skipped pods belong to another scheduler: not this plan's failure.
     pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
+    disrupted = whatif is not None and whatif[0].disrupted()
     recording_failed = finish(ext)  # after the output: a failed write never costs the plan
     if recording_failed:
         click.echo(recording_failed, err=True)
         sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
+    sys.exit(EXIT_SOME_PENDING if pending_failed or disrupted else EXIT_ALL_SCHEDULED)
+
+
+def _apply_or_exit(
+    loaded: LoadResult, operations: list[Operation]
+) -> tuple[WhatIfReport, list[str]]:
+    try:
+        return apply_operations(loaded.cluster, operations)
+    except KschedError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
 
 
 def _run_or_exit(engine: Engine, ext: ExtenderSetup) -> Plan:
@@ -289,8 +324,9 @@ def _where(paths: Sequence[str]) -> Location | None:
 
 
 def _require_pods(cluster: Cluster, wanted: Sequence[str]) -> None:
-    """Every ``--explain-pod`` names a pod of the input (checked before the plan runs)."""
-    keys = {p.key for p in cluster.pods}
+    """Every ``--explain-pod`` names a pod of the input (checked before the plan runs),
+    or a StatefulSet pod an OrderedReady set creates during the plan."""
+    keys = {p.key for p in cluster.pods} | member_keys(cluster)
     for name in wanted:
         if name not in keys:
             raise KschedError(

@@ -16,6 +16,7 @@ from ..api.fields import Raw
 from ..api.pod import Pod, Volume
 from ..api.storage import PersistentVolumeClaim, parse_persistent_volume_claim
 from ..api.workloads import StatefulSetSpec, Workload
+from ..engine.cluster import Cluster
 from ..manifests.admission import admit_claim, default_storage_class
 from .context import Context
 from .defaults import normalized_template
@@ -39,6 +40,18 @@ def ordinal_of(pod: Pod, set_name: str) -> int:
 
 def claim_name(template: str, set_name: str, ordinal: int) -> str:
     return f"{template}-{set_name}-{ordinal}"
+
+
+def member_keys(cluster: Cluster) -> set[str]:
+    """``ns/<set>-<ordinal>`` of every pod the StatefulSets want, including those an
+    OrderedReady set creates only during the plan."""
+    out = set()
+    for workload in cluster.stateful_sets:
+        spec = workload.controller
+        if isinstance(spec, StatefulSetSpec):
+            for ordinal in range(spec.start_ordinal, spec.start_ordinal + spec.replicas):
+                out.add(f"{workload.namespace}/{workload.name}-{ordinal}")
+    return out
 
 
 class StatefulSetController:

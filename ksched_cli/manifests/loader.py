@@ -159,6 +159,20 @@ def load_cluster(paths: Sequence[str], reconcile_workloads: bool = True) -> Load
     return LoadResult(builder.cluster, warnings + builder.warnings)
 
 
+def load_into(paths: Sequence[str], base: Cluster) -> LoadResult:
+    """Objects to create in ``base`` (what-if scenarios): pods are admitted with its
+    PriorityClasses too, and bound pods may name its nodes."""
+    files, warnings = manifest_files(paths)
+    builder = _Builder()
+    builder.cluster.priority_classes.update(base.priority_classes)
+    builder.known_nodes = {n.name for n in base.nodes}
+    with _gc_paused():
+        for path in files:
+            builder.add_file(path)
+        builder.finish()
+    return LoadResult(builder.cluster, warnings + builder.warnings)
+
+
 @contextmanager
 def _gc_paused() -> Iterator[None]:
     """Loading allocates millions of objects that all stay alive and form no cycles, so
@@ -232,6 +246,8 @@ class _Builder:
         self._text = ""
         # Documents per file, to find an erroneous document without parsing those before it.
         self._documents: dict[Path, int] = {}
+        # Nodes that exist outside these files (load_into), which bound pods may name.
+        self.known_nodes: set[str] = set()
 
     def add_file(self, path: Path) -> None:
         self._path = path
@@ -345,7 +361,9 @@ class _Builder:
             cluster.pods, self._pod_origins, self._explicit_priority, strict=True
         ):
             try:
-                if pod.node_name and pod.node_name not in nodes:
+                if pod.node_name and pod.node_name not in nodes and (
+                    pod.node_name not in self.known_nodes
+                ):
                     orphaned[pod.node_name] += 1
                     continue
                 if not pod.node_name:

@@ -97,7 +97,7 @@ def _config(result: DiffResult) -> list[str]:
     ]
 
 
-def _placements(result: DiffResult, used: int) -> list[str]:
+def _placements(result: DiffResult, used: int, budget: int) -> list[str]:
     """Every changed pod in a <details> block, rows cut where the comment would overflow."""
     pods = pod_rows(result)
     if not pods:
@@ -117,7 +117,7 @@ def _placements(result: DiffResult, used: int) -> list[str]:
             _cell(p.pod, True), _cell(p.base), _cell(p.head),
             _cell(truncate(p.why, WHY_WIDTH)).replace(ARROW, "→"),
         ]) + " |"
-        if size + len(row) + 1 > BUDGET:
+        if size + len(row) + 1 > budget:
             break
         lines.append(row)
         size += len(row) + 1
@@ -134,7 +134,8 @@ def _placements(result: DiffResult, used: int) -> list[str]:
     return lines
 
 
-def render_diff_markdown(result: DiffResult) -> str:
+def render_diff_markdown(result: DiffResult, reserved: int = 0) -> str:
+    """The comment; ``reserved`` characters are kept free for text put before it."""
     counts = result.summary()
     lines = [MARKER, f"### ksched diff: {summary_line(result)}", ""]
     lines.append(f"**base** {_inputs(result.base)} → **head** {_inputs(result.head)}")
@@ -148,5 +149,5 @@ def render_diff_markdown(result: DiffResult) -> str:
     lines += _summary(result)
     lines += _config(result)
     used = sum(len(line) + 1 for line in lines)
-    lines += _placements(result, used)
+    lines += _placements(result, used, BUDGET - reserved)
     return "\n".join(lines) + "\n"

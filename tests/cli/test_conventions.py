@@ -209,3 +209,33 @@ def test_closed_pipe_ends_quietly_with_one_code(big: tuple[str, str], args: list
     else:
         assert code == EXIT_BROKEN_PIPE
     assert stderr == b""
+
+
+def test_a_real_deployment_rolls_up_and_diffs_per_workload(tmp_path: Path) -> None:
+    deployment = {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {
+            "replicas": 3,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {
+                "metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "c", "image": "web", "resources": {
+                    "requests": {"cpu": "1", "memory": "1Gi"}}}]},
+            },
+        },
+    }
+    nodes = write(tmp_path / "nodes.yaml", [node(0), node(1)])
+    app = write(tmp_path / "app.yaml", [deployment])
+    table = CliRunner().invoke(cli, ["plan", nodes, app])
+    assert table.exit_code == 0, table.output
+    assert table.stdout.splitlines()[1].split()[:3] == ["deployment/web", "3/3", "Scheduled"]
+    doc = json.loads(CliRunner().invoke(cli, ["plan", nodes, app, "-o", "json"]).stdout)
+    assert {p["owner"] for p in doc["pods"]} == {"deployment/web"}
+    diff = CliRunner().invoke(cli, ["diff", "--config", "default", "--base-manifests", nodes,
+                                    "--head-manifests", nodes, "--head-manifests", app,
+                                    "-o", "json"])
+    assert json.loads(diff.stdout)["workloads"] == [
+        {"workload": "deployment/web", "added": 3, "removed": 0, "moved": 0,
+         "becameUnschedulable": 0, "newlyPreempted": 0, "other": 0}
+    ]

@@ -21,6 +21,8 @@ from .filtering import (
     PreFilterState,
     existing_anti_affinity_counts,
     incoming_affinity_counts,
+    inert_shape,
+    moves_counts,
     resolve_terms,
     satisfy_existing_pods_anti_affinity,
     satisfy_pod_affinity,
@@ -49,6 +51,10 @@ class Plugin:
     def __init__(self, args: InterPodAffinityArgs | None, handle: Handle) -> None:
         self.args = args if args is not None else InterPodAffinityArgs()
         self.handle = handle
+        # inert_pod's answers per incoming pod shape, then per pod uid.
+        self._inert_by_shape: dict[tuple[object, ...], dict[str, bool]] = {}
+        self._inert_state: PreFilterState | None = None
+        self._inert_known: dict[str, bool] = {}
 
     # PreFilter and its extensions
 
@@ -111,6 +117,22 @@ class Plugin:
             return s
         s.update_with_pod(info, node_info, sign)
         return None
+
+    def inert_pod(self, state: CycleState, pod: Pod, other: Pod) -> bool:
+        """Whether AddPod/RemovePod of ``other`` leaves this cycle's counts as they are;
+        Filter reads only the counts and the node's labels, so its verdicts stay too."""
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return False
+        if s is not self._inert_state:
+            # Pods alike in what the counts look at share answers across attempts.
+            self._inert_state = s
+            self._inert_known = self._inert_by_shape.setdefault(inert_shape(s), {})
+        known = self._inert_known
+        inert = known.get(other.uid)
+        if inert is None:
+            inert = known[other.uid] = not moves_counts(s, pod_info(other))
+        return inert
 
     # Filter
 

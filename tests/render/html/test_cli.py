@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -58,3 +59,39 @@ def test_jinja2_is_imported_only_for_html() -> None:
         "assert 'jinja2' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True)
+
+
+DEPLOYMENT = """\
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: bare, namespace: default}
+spec:
+  containers: [{name: c, image: nginx}]
+"""
+
+
+def test_pods_show_their_owning_workload(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "cluster.yaml").write_text(DEPLOYMENT, encoding="utf-8")
+    result = run(monkeypatch, str(tmp_path), "-o", "html")
+    assert result.exit_code == 0, result.output
+    owners = {p["pod"]: p.get("owner", "") for p in page_data(result.stdout)["pods"]}
+    assert sorted(owners.values()) == ["", "deployment/web", "deployment/web"]
+    assert owners["default/bare"] == ""
