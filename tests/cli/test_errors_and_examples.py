@@ -126,3 +126,17 @@ def test_the_build_puts_the_examples_in_the_package(tmp_path: Path) -> None:
         assert (build / "ksched_cli" / "examples" / example / "README.md").is_file()
     assert (build / "ksched_cli" / "bundled.py").is_file()
     assert not list(build.rglob("__pycache__"))
+
+
+def test_an_installed_copy_of_the_examples_comes_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ksched_cli import bundled
+
+    package = tmp_path / "site" / "ksched_cli"
+    (package / "examples" / "demo").mkdir(parents=True)
+    (package / "examples" / "demo" / "README.md").write_text("# demo: a demo\n")
+    monkeypatch.setattr(bundled, "_PACKAGE", package)
+    assert bundled.examples_root() == package / "examples"
+    assert bundled.example_names() == ["demo"]
+    assert bundled.summary("demo") == "a demo"
