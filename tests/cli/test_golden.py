@@ -27,6 +27,8 @@ EXAMPLES: dict[str, tuple[list[str], int]] = {
 FORMATS: dict[str, list[str]] = {
     "table.txt": [],
     "wide.txt": ["-o", "wide"],
+    # Streamed --explain: Waiting attempts (gang) keep their place and their Permit lines.
+    "explain.txt": ["--explain"],
     "explain.json": ["-o", "json", "--explain"],
     "plan.yaml": ["-o", "yaml"],
 }
