@@ -14,6 +14,7 @@ from ..extender.scheduling import build_extenders
 from ..extender.stub import RecordingTransport, StubTransport, refuse_inputs
 from ..extender.transport import HTTPTransport, Transport
 from ..manifests.files import manifest_files
+from .extender_reach import ReachCheck
 
 MODE_HELP = (
     "How configured extenders are reached: call (HTTP, as kube-scheduler), skip (plan "
@@ -72,6 +73,8 @@ def setup(
         result.recorder = RecordingTransport(transport)
         result.transport = result.recorder
         result.record_path = record
+    if isinstance(transport, HTTPTransport):  # live extenders: unreachable stops the plan
+        result.transport = ReachCheck(result.transport or transport, transport)
     return result
 
 

@@ -60,6 +60,11 @@ class HTTPTransport:
         self._contexts: dict[Extender, ssl.SSLContext] = {}
         self._unreachable: dict[str, str] = {}
 
+    def unreachable(self, ext: Extender) -> str | None:
+        """The failure that made ``ext`` unreachable in this run (refused, unknown host,
+        timed out, broken TLS), or None while it answers."""
+        return self._unreachable.get(ext.url_prefix)
+
     def prepare(self, ext: Extender) -> None:
         # makeTransport builds the TLS settings whatever the URL's scheme, so bad material
         # fails even an http:// extender, as kube-scheduler fails to start.
