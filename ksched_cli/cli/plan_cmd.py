@@ -15,7 +15,8 @@ from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
 from ..errors import KschedError, Location
-from ..manifests.loader import LoadResult, load_cluster, manifest_sources
+from ..manifests.loader import LoadResult, load_cluster
+from ..manifests.sources import manifest_sources
 from ..render.explain import DEFAULT_TOP
 from ..render.selection import restrict
 from ..render.stream import write_json, write_yaml
@@ -136,6 +137,9 @@ def plan(
 ) -> None:
     """Plan the pending pods in PATHS (files or directories of manifests).
 
+    A PATH of - reads standard input. Workloads (Deployments, StatefulSets,
+    DaemonSets, Jobs, CronJobs...) first become the pods their controllers would
+    create; pods a snapshot already runs for them count toward their replicas.
     Running pods (with spec.nodeName) occupy their nodes; pending pods are
     scheduled by the profile whose schedulerName they name, exactly as
     kube-scheduler would (v1.30.6 unless --kubernetes-version says otherwise), one
@@ -158,6 +162,8 @@ def plan(
       ksched plan examples/preemption -o wide --explain-pod default/payments
       ksched plan examples/gang --config gang -o json --explain
       ksched plan examples/storage --explain-pod default/ssd-1
+      ksched plan examples/chart --explain-pod shop/db-2     # a chart and a snapshot
+      helm template shop ./shop | ksched plan - snapshot.yaml -o wide
       ksched plan snapshot.yaml --config bin-packing -o wide
       ksched plan cluster/ --config my-profile.yaml -o json --explain
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json

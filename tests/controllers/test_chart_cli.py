@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ksched_cli.cli.main import _register, cli
-from ksched_cli.manifests import loader
+from ksched_cli.manifests import sources
 from tests.cli.helpers import EXPECTED_STDERR
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,7 +24,7 @@ SHOP = "examples/chart/shop"
 
 def ksched(monkeypatch: pytest.MonkeyPatch, *args: str, stdin: str | None = None) -> Result:
     monkeypatch.chdir(REPO)
-    monkeypatch.setattr(loader, "_stdin_text", None)
+    monkeypatch.setattr(sources, "_stdin_text", None)
     _register()
     return CliRunner().invoke(cli, list(args), input=stdin)
 
@@ -79,3 +79,11 @@ def test_without_the_chart_nothing_changes(monkeypatch: pytest.MonkeyPatch) -> N
     result = ksched(monkeypatch, "diff", "--config", "default", "--base-manifests", CLUSTER,
                     "--head-manifests", CLUSTER)
     assert result.exit_code == 0, result.output
+
+
+def test_diff_reads_the_chart_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered = (REPO / SHOP / "rendered.yaml").read_text(encoding="utf-8")
+    result = ksched(monkeypatch, "diff", "--config", "default", "--base-manifests", CLUSTER,
+                    "--head-manifests", CLUSTER, "--head-manifests", "-", stdin=rendered)
+    assert result.exit_code == 3, result.output
+    assert "Summary: 12 of 14 pod(s) changed: 12 added" in result.stdout
