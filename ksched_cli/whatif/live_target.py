@@ -84,6 +84,10 @@ class LiveTarget:
         self._engine.cluster.pods.append(pod)  # delete_pod removes it again, with effects
         self.delete_pod(pod)
 
+    def object_added(self, event: ev.ClusterEvent) -> None:
+        """A storage object created: its event, with no pre-check (eventhandlers.go)."""
+        self._event(event, None)
+
     # --- nodes ----------------------------------------------------------------------
     def set_unschedulable(self, node: Node, value: bool) -> None:
         old = dataclasses.replace(node)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..api.node import Node
 from ..api.pod import Pod
 from ..engine.cluster import Cluster
+from ..engine.events import ClusterEvent
 
 
 class StaticTarget:
@@ -35,3 +36,6 @@ class StaticTarget:
 
     def deleted_by_controller(self, pod: Pod) -> None:
         pass  # already gone from the cluster's pods
+
+    def object_added(self, event: ClusterEvent) -> None:
+        pass  # before the plan nothing waits in the queue yet

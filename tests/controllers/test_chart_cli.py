@@ -60,13 +60,19 @@ def test_new_deployment_review_lists_every_pod_of_the_chart(
                     "--head-manifests", CLUSTER, "--head-manifests", SHOP,
                     "--fail-on", fail_on)
     assert result.exit_code == 3, result.output
-    lines = result.stdout.splitlines()
-    added = [line for line in lines if line.startswith("shop/")]
+    placements = result.stdout.split("Placement changes:\n", 1)[1].split("\n\n", 1)[0]
+    added = [line for line in placements.splitlines() if line.startswith("shop/")]
     assert len(added) == 12
     assert all("(not in manifests)" in line for line in added)
     db2 = next(line for line in added if line.startswith("shop/db-2 "))
     assert "Unschedulable" in db2
     assert "Summary: 12 of 14 pod(s) changed: 12 added" in result.stdout
+    # Every pod of the chart counts under its workload, those made during the plan too.
+    workloads = result.stdout.split("Changes per workload:\n", 1)[1].split("\n\n", 1)[0]
+    rows = {r.split()[0]: r.split()[1:] for r in workloads.splitlines()[1:]}
+    assert rows["shop/statefulset/db"][0] == "3"
+    assert rows["shop/daemonset/log-agent"][0] == "4"
+    assert "(bare" not in workloads
 
 
 def test_without_the_chart_nothing_changes(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -172,3 +172,27 @@ def test_the_example_validates_against_the_schema() -> None:
     scenario = load_scenario(str(REPO / SCENARIO))
     assert [s.action for s in scenario.steps] == ["delete", "addNodes", "drain", "uncordon"]
     assert [s.time for s in scenario.steps] == [10.0, 20.0, 30.0, 60.0]
+
+
+def test_create_step_runs_controllers_and_sends_storage_events(tmp_path: Path) -> None:
+    deployment = {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "api", "namespace": "default"},
+        "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "api"}},
+                 "template": {"metadata": {"labels": {"app": "api"}},
+                              "spec": {"containers": [{"name": "c", "image": "i"}]}}},
+    }
+    claim = {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+             "metadata": {"name": "data", "namespace": "default"},
+             "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "",
+                      "resources": {"requests": {"storage": "1Gi"}}}}
+    write(tmp_path / "more.yaml", [deployment, claim])
+    volume = [{"name": "v", "persistentVolumeClaim": {"claimName": "data"}}]
+    docs = [node("n1"), pod("needs-claim", cpu="100m", volumes=volume)]
+    timeline = _simulate(tmp_path, docs, "steps:\n- at: 5\n  create: more.yaml\n")
+    entry = timeline.entries[1]
+    assert entry.operation is not None
+    created = [c for c in entry.operation.changes if c.change == "Created"]
+    assert [c.workload for c in created] == ["deployment/api"] * 2
+    # VolumeBinding rejected the pod (its claim did not exist) and registers PVC/Add.
+    assert [(r.event, r.pods) for r in entry.requeued] == [("PvcAdd", ["default/needs-claim"])]

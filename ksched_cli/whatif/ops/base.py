@@ -11,6 +11,7 @@ from typing import Protocol
 from ...api.node import Node
 from ...api.pod import Pod
 from ...engine.cluster import Cluster
+from ...engine.events import ClusterEvent
 from ...errors import KschedError
 from ..model import CREATED, DELETED, RECREATED, OperationResult, PodChange
 from ..reconcile import Reconciler
@@ -39,6 +40,9 @@ class ClusterTarget(Protocol):
 
     def deleted_by_controller(self, pod: Pod) -> None:
         """A pod the controllers layer already took out of ``cluster.pods``."""
+
+    def object_added(self, event: ClusterEvent) -> None:
+        """An object other than a pod or node was created (a scenario's storage)."""
 
 
 class Operation(Protocol):

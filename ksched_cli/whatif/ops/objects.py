@@ -1,13 +1,20 @@
-"""Scenario steps that create or delete objects, as the API server would."""
+"""Scenario steps that create or delete objects, as the API server would.
+
+Created workload objects are reconciled by their controllers at once; storage objects
+reach the scheduler as the events its handlers send for them (PvAdd, PvcAdd,
+CSINodeAdd, and StorageClassAdd for a WaitForFirstConsumer class).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...engine import events as ev
 from ...engine.cluster import Cluster
 from ...engine.pdb_status import fill_missing_statuses
 from ...errors import KschedError
 from ...manifests.loader import load_into
+from ..controllers_reconciler import OBJECT_LISTS
 from ..model import CREATED, DELETED, LOST, OperationResult, PodChange
 from .base import NodeChoice, OpContext, owner_text
 from .remove_node import RemoveNode
@@ -25,7 +32,8 @@ class CreateObjects:
 
     def apply(self, ctx: OpContext) -> OperationResult:
         result = OperationResult(self.text, ctx.time)
-        loaded = load_into([self.file], ctx.cluster).cluster
+        load = load_into([self.file], ctx.cluster)
+        loaded, loaded_warnings = load.cluster, load.warnings
         existing = {p.key for p in ctx.cluster.pods}
         names = {n.name for n in ctx.cluster.nodes}
         for node in loaded.nodes:
@@ -45,8 +53,37 @@ class CreateObjects:
                                             owner_text(pod), operation=result.operation))
         ctx.notes.extend(fill_missing_statuses(loaded.pdbs, ctx.cluster.pods))
         ctx.cluster.pdbs.extend(loaded.pdbs)
-        ctx.recreate([], result, [n for n in ctx.cluster.nodes if n.name in result.nodes])
+        result.warnings.extend(loaded_warnings)
+        _add_objects(ctx, loaded)
+        added = [n for n in ctx.cluster.nodes if n.name in result.nodes]
+        # The controllers sync: new workloads create their pods, DaemonSets cover new nodes.
+        ctx.sync(result, (), added)
         return result
+
+
+def _add_objects(ctx: OpContext, loaded: Cluster) -> None:
+    """Everything else the file holds joins the cluster; storage objects are events."""
+    cluster = ctx.cluster
+    for attr in (*OBJECT_LISTS.values(), "services", "limit_ranges"):
+        getattr(cluster, attr).extend(getattr(loaded, attr))
+    cluster.priority_classes.update(loaded.priority_classes)
+    cluster.namespaces.update(loaded.namespaces)
+    for attr, resource, label in _STORAGE:
+        added = getattr(loaded, attr)
+        getattr(cluster, attr).update(added)
+        if attr == "storage_classes":
+            added = {k: c for k, c in added.items()
+                     if c.volume_binding_mode == "WaitForFirstConsumer"}
+        if added:
+            ctx.target.object_added(ev.ClusterEvent(resource, ev.ADD, label))
+
+
+_STORAGE = (
+    ("persistent_volumes", ev.PV, "PvAdd"),
+    ("persistent_volume_claims", ev.PVC, "PvcAdd"),
+    ("storage_classes", ev.STORAGE_CLASS, "StorageClassAdd"),
+    ("csi_nodes", ev.CSI_NODE, "CSINodeAdd"),
+)
 
 
 @dataclass
