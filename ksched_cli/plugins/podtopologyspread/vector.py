@@ -16,7 +16,7 @@ from .common import HONOR, NAME, Constraint, NodeInclusion, RequiredNodeAffinity
 from .filtering import PreFilterState, pre_filter_state_from_counts
 
 
-def _included(pod: Pod, c: Constraint, columns: NodeColumns) -> BoolArray:
+def included(pod: Pod, c: Constraint, columns: NodeColumns) -> BoolArray:
     """matchNodeInclusionPolicies per node: static node data and the pod's spec only."""
     mask: BoolArray = np.ones(columns.size, dtype=np.bool_)
     affinity = RequiredNodeAffinity.of(pod)
@@ -40,7 +40,7 @@ def _domains(c: Constraint, columns: NodeColumns) -> tuple[IntArray, list[str]]:
     return columns.static_ids((NAME, "domain", key), lambda ni: ni.node.labels.get(key))
 
 
-def _counts(pod: Pod, c: Constraint, columns: NodeColumns) -> IntArray:
+def matching_counts(pod: Pod, c: Constraint, columns: NodeColumns) -> IntArray:
     selector = c.selector
     if selector is None or selector.is_empty:
         return np.zeros(columns.size, dtype=np.int64)
@@ -64,13 +64,13 @@ def build_state(
     firsts: list[tuple[int, tuple[str, str], int]] = []
     for c in constraints:
         ids, values = _domains(c, columns)
-        m = has_keys & _included(pod, c, columns)
+        m = has_keys & included(pod, c, columns)
         nodes = np.flatnonzero(m)
         if nodes.size == 0:
             continue
         domain_of = ids[nodes]
         sums = np.bincount(
-            domain_of, weights=_counts(pod, c, columns)[nodes], minlength=len(values)
+            domain_of, weights=matching_counts(pod, c, columns)[nodes], minlength=len(values)
         )
         present, first = np.unique(domain_of, return_index=True)
         for d, f in zip(present.tolist(), first.tolist(), strict=True):
