@@ -137,8 +137,13 @@ def documents(seed: int) -> list[Doc]:
         _service("svc-other", {"app": "a"}, "other"),
         _service("headless", None),
     ]
+    web = _template(rng, "a", "200m")
+    if rng.random() < 0.7:  # only nodes with a rack count toward the default zone pairs
+        rack = {"matchExpressions": [{"key": "rack", "operator": "Exists"}]}
+        web["spec"]["affinity"] = {"nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [rack]}}}
     docs.append(_workload("Deployment", "web", "a", {
-        "replicas": rng.randint(10, 40), "template": _template(rng, "a", "200m")}))
+        "replicas": rng.randint(10, 40), "template": web}))
     docs.append(_workload("ReplicaSet", "rs", "b", {
         "replicas": rng.randint(5, 20), "template": _template(rng, "b", "100m")}))
     docs.append(_workload("StatefulSet", "db", "db", {

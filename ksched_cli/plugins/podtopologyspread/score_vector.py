@@ -17,7 +17,7 @@ from ...api.pod import Pod
 from ...framework.columns import BoolArray, IntArray, NodeColumns
 from ...framework.nodeinfo import NodeInfo
 from ...framework.types import MAX_NODE_SCORE, MAX_TOTAL_SCORE
-from .common import HOSTNAME_LABEL, NAME, Constraint, CountKey
+from .common import HONOR, HOSTNAME_LABEL, NAME, Constraint, CountKey, RequiredNodeAffinity
 from .scoring import INVALID_SCORE, PreScoreState, topology_normalizing_weight
 from .vector import included, matching_counts
 
@@ -36,7 +36,11 @@ def live_positions(nodes: Sequence[NodeInfo]) -> tuple[NodeColumns, IntArray] | 
     columns = nodes[0].columns
     if columns is None:
         return None
-    positions = np.fromiter((ni.column_index for ni in nodes), dtype=np.int64, count=len(nodes))
+    positions: IntArray | None = getattr(nodes, "positions", None)  # the engine's LiveNodes
+    if positions is None:
+        positions = np.fromiter(
+            (ni.column_index for ni in nodes), dtype=np.int64, count=len(nodes)
+        )
     return (columns, positions) if int(positions.min()) >= 0 else None
 
 
@@ -83,18 +87,23 @@ def build_pre_score_state(
         weights.append(topology_normalizing_weight(int(present.size)))
         if present.size == 0:
             continue
-        mask = included(pod, c, columns)
-        if eligible is not None:
-            mask = mask & eligible
-        counted = np.flatnonzero(mask)
-        sums = np.bincount(
-            ids[counted],
-            weights=matching_counts(pod, c, columns)[counted],
-            minlength=len(values),
-        )
+        counts = matching_counts(pod, c, columns)
+        if eligible is None and not _restricted(pod, c):
+            sums = np.bincount(ids, weights=counts, minlength=len(values))
+        else:
+            mask = included(pod, c, columns)
+            counted = np.flatnonzero(mask if eligible is None else mask & eligible)
+            sums = np.bincount(ids[counted], weights=counts[counted], minlength=len(values))
         for d in present.tolist():
             pair_counts[(c.topology_key, values[d])] = int(sums[d])
     return PreScoreState(constraints, keys, ignored, pair_counts, weights, positions, ignored_at)
+
+
+def _restricted(pod: Pod, c: Constraint) -> bool:
+    """Whether the inclusion policies can leave some node out of the pair counts."""
+    if c.node_taints_policy == HONOR:
+        return True
+    return c.node_affinity_policy == HONOR and not RequiredNodeAffinity.of(pod).is_empty
 
 
 def score_array(
