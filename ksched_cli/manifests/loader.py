@@ -1,9 +1,10 @@
 """Reading manifest files and directories into a Cluster, admitted as the API server would.
 
 Documents are decoded on the fast path (json module, ``fastyaml`` over PyYAML's C
-parser, ``yamlio.load_documents`` as the fallback) and parsed object by object;
-positions are looked up only when something is wrong, and the first problem aborts
-the load with one positioned line.
+parser, ``yamlio.load_documents`` as the fallback), checked as the API server would
+(repeated keys, unknown fields, values: ``checks``) and parsed object by object;
+positions are looked up only when something is wrong. Every problem of every file is
+reported, one positioned line each (up to ``MAX_REPORTED``), and nothing is planned.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ..api.storage import (
 )
 from ..api.workloads import parse_workload
 from ..engine.cluster import Cluster
-from ..errors import KschedError, Location, ObjectError
+from ..errors import KschedError, KschedErrors, Location, ObjectError
 from ..yamlio import read_text
 from .admission import (
     SYSTEM_PRIORITY_CLASSES,
@@ -37,6 +38,8 @@ from .admission import (
     default_priority_class,
     default_storage_class,
 )
+from .checks import check_object, duplicate_problem
+from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
 from .positions import field_position
 
@@ -106,6 +109,8 @@ KINDS: Mapping[str, KindSpec] = {
 }
 READ_KINDS = ", ".join(KINDS)
 FINISHED_PHASES = ("Succeeded", "Failed")
+# Problems listed with their positions; past this many only their number is given.
+MAX_REPORTED = 100
 
 
 def load_cluster(paths: Sequence[str]) -> LoadResult:
@@ -115,6 +120,11 @@ def load_cluster(paths: Sequence[str]) -> LoadResult:
     with _gc_paused():
         for path in files:
             builder.add_file(path)
+        if builder.problems:
+            problems = builder.problems
+            raise problems[0] if len(problems) == 1 and not builder.hidden else KschedErrors(
+                problems, builder.hidden
+            )
         builder.finish()
     return LoadResult(builder.cluster, warnings + builder.warnings)
 
@@ -187,6 +197,8 @@ class _Builder:
         self._pod_origins: list[Origin] = []
         self._explicit_priority: list[bool] = []
         self._ignored: dict[tuple[str, str | None], int] = {}
+        self.problems: list[KschedError] = []
+        self.hidden = 0  # problems found beyond MAX_REPORTED
         self._finished_pods = 0
         self._path: Path | None = None  # the file being read, whose text is self._text
         self._text = ""
@@ -195,8 +207,14 @@ class _Builder:
 
     def add_file(self, path: Path) -> None:
         self._path = path
-        self._text, documents = read_documents(path)
+        try:
+            self._text, documents, duplicates = read_documents(path)
+        except KschedError as exc:
+            self._record(exc)
+            return
         self._documents[path] = len(documents)
+        for duplicate in duplicates:
+            self._add_duplicate(duplicate, documents[duplicate.document], path)
         for index, document in enumerate(documents):
             documents[index] = None  # the decoded form is garbage once parsed: free it early
             if document is not None:
@@ -209,8 +227,9 @@ class _Builder:
             items = document.get("items")
             if items is not None and not isinstance(items, list):
                 origin = Origin(path, index, None)
-                raise self._error(origin, str(document["kind"]), "items",
-                                  f"expected a list, got {type_name(items)}")
+                self._report(origin, str(document["kind"]), "items",
+                             f"expected a list, got {type_name(items)}")
+                return
             # A typed list (PodList, from the API itself) leaves kind out of its items.
             item_kind = document["kind"][:-4] or None
             item_api = document.get("apiVersion") if item_kind else None
@@ -223,12 +242,14 @@ class _Builder:
         self, raw: Any, origin: Origin, default_kind: str | None, default_api: str | None
     ) -> None:
         if not isinstance(raw, Mapping):
-            raise self._error(origin, "object", "", f"expected an object, got {type_name(raw)}")
+            self._report(origin, "object", "", f"expected an object, got {type_name(raw)}")
+            return
         kind = raw.get("kind") or default_kind
         if not isinstance(kind, str):
             what = describe("object", raw, False)
             problem = f"expected a string, got {type_name(kind)}" if kind else "Required value"
-            raise self._error(origin, what, "kind", problem)
+            self._report(origin, what, "kind", problem)
+            return
         spec = KINDS.get(kind)
         api = raw.get("apiVersion") or default_api
         # No apiVersion is taken as the expected one; another API group's kind of the same
@@ -241,11 +262,14 @@ class _Builder:
             # kube-scheduler's pod informer filters out Succeeded and Failed pods.
             self._finished_pods += 1
             return
+        problems = check_object(kind, str(api or spec.api_version), raw, spec.namespaced)
         try:
-            self._store(kind, spec, raw, origin)
+            if not problems:
+                self._store(kind, spec, raw, origin)
         except ObjectError as exc:
-            raise self._error(origin, describe(kind, raw, spec.namespaced), exc.field,
-                              exc.message) from None
+            problems = [exc]
+        for found in problems:
+            self._report(origin, describe(kind, raw, spec.namespaced), found.field, found.message)
 
     def _store(self, kind: str, spec: KindSpec, raw: Raw, origin: Origin) -> None:
         obj = spec.parse(raw)
@@ -264,6 +288,42 @@ class _Builder:
         elif kind == "Node":
             obj.load_index = len(self.cluster.nodes)
         spec.store(self.cluster, key, obj)
+
+    def _add_duplicate(self, duplicate: Duplicate, document: Any, path: Path) -> None:
+        in_list = isinstance(document, Mapping) and _is_list(document)
+        item, problem = duplicate_problem(duplicate, in_list)
+        raw = document
+        if item is not None and isinstance(document, Mapping):
+            items = document.get("items")
+            raw = items[item] if isinstance(items, list) and item < len(items) else None
+        kind = raw.get("kind") if isinstance(raw, Mapping) else None
+        spec = KINDS.get(kind) if isinstance(kind, str) else None
+        what = describe(kind, raw, spec.namespaced if spec else True) if kind else "object"
+        if not duplicate.line:  # position unknown: the usual lookup (first occurrence)
+            self._report(Origin(path, duplicate.document, item), what, problem.field,
+                         problem.message)
+            return
+        if self._full():
+            return
+        number = duplicate.document + 1
+        shown = f"items[{item}].{problem.field}" if item is not None else problem.field
+        location = Location(str(path), duplicate.line, duplicate.column, number)
+        self._record(KschedError(problem.message, location, f"{what} (document {number}): {shown}"))
+
+    def _full(self) -> bool:
+        if len(self.problems) < MAX_REPORTED:
+            return False
+        self.hidden += 1
+        return True
+
+    def _report(self, origin: Origin, what: str, field_path: str, message: str) -> None:
+        """Record one problem; its position is looked up only while the list is not full."""
+        if not self._full():
+            self._record(self._error(origin, what, field_path, message))
+
+    def _record(self, error: KschedError) -> None:
+        if not self._full():
+            self.problems.append(error)
 
     def _error(self, origin: Origin, what: str, field_path: str, message: str) -> KschedError:
         text = self._text if origin.path == self._path else None

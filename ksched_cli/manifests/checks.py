@@ -1,0 +1,52 @@
+"""What the API server would refuse in an object ksched reads, as (field, message) problems.
+
+Strict field validation against the kind's published schema (``strict``), by apiVersion
+and kind so every kind the loader reads is covered, then value validation
+(``validation``). Kinds without a published schema (CRDs such as PodGroup) get the
+value checks only. Schemas load on the first object, never on paths that read none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .. import KUBE_SCHEDULER_VERSION
+from ..errors import ObjectError
+from . import strict
+from .fastyaml import Duplicate
+from .validation import validate_object
+
+
+def check_object(
+    kind: str,
+    api_version: str,
+    raw: Mapping[str, Any],
+    namespaced: bool,
+    version: str = KUBE_SCHEDULER_VERSION,
+) -> list[ObjectError]:
+    """Every problem found in ``raw``, unknown and mistyped fields first; [] if none."""
+    shape = strict.kind_shape(api_version, kind, version)
+    problems = (
+        [ObjectError(path, message) for path, message in strict.field_problems(raw, shape)]
+        if shape is not None
+        else []
+    )
+    if problems:
+        return problems  # values of an object with misplaced fields are not worth judging
+    return validate_object(kind, raw, namespaced)
+
+
+def duplicate_problem(duplicate: Duplicate, in_list: bool) -> tuple[int | None, ObjectError]:
+    """A repeated key as the API server reports it, relative to its object.
+
+    Returns the ``items`` index when the document is a List, and the problem whose
+    field is the path inside that object.
+    """
+    path = duplicate.field
+    item = None
+    if in_list and path.startswith("items["):
+        index, _, rest = path[len("items["):].partition("]")
+        if index.isdigit() and rest.startswith("."):
+            item, path = int(index), rest[1:]
+    return item, ObjectError(path, strict.duplicate_field_message(path))
