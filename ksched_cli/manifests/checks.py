@@ -1,9 +1,10 @@
 """What the API server would refuse in an object ksched reads, as (field, message) problems.
 
-Strict field validation against the kind's published schema (``strict``), by apiVersion
-and kind so every kind the loader reads is covered, then value validation
-(``validation``). Kinds without a published schema (CRDs such as PodGroup) get the
-value checks only. Schemas load on the first object, never on paths that read none.
+Strict field validation against the kind's published schema, by apiVersion and kind so
+every kind the loader reads is covered, with the value rules of each API type run in the
+same walk (``strict``, ``validation``). Kinds without a published schema (CRDs such as
+PodGroup) get the kind-level rules only (name, namespace). Schemas load on the first
+object, never on paths that read none.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from .. import KUBE_SCHEDULER_VERSION
 from ..errors import ObjectError
 from . import strict
 from .fastyaml import Duplicate
-from .validation import validate_object
+from .validation import object_rule
 
 
 def check_object(
@@ -25,16 +26,12 @@ def check_object(
     namespaced: bool,
     version: str = KUBE_SCHEDULER_VERSION,
 ) -> list[ObjectError]:
-    """Every problem found in ``raw``, unknown and mistyped fields first; [] if none."""
+    """Every problem found in ``raw``, in field order within each check; [] if none."""
+    problems = object_rule(kind, raw, namespaced)
     shape = strict.kind_shape(api_version, kind, version)
-    problems = (
-        [ObjectError(path, message) for path, message in strict.field_problems(raw, shape)]
-        if shape is not None
-        else []
-    )
-    if problems:
-        return problems  # values of an object with misplaced fields are not worth judging
-    return validate_object(kind, raw, namespaced)
+    if shape is not None:
+        problems.extend(strict.field_problems(raw, shape))
+    return [ObjectError(path, message) for path, message in problems]
 
 
 def duplicate_problem(duplicate: Duplicate, in_list: bool) -> tuple[int | None, ObjectError]:
