@@ -61,8 +61,9 @@ def empty_error() -> str:
 def regex_error(message: str, fmt: str, *examples: str) -> str:
     if not examples:
         return f"{message} (regex used for validation is '{fmt}')"
-    shown = " or ".join(f"'{e}'" for e in examples)
-    return f"{message} (e.g. {shown}, regex used for validation is '{fmt}')"
+    # Go appends "'x', " per example and " or " between them: "'a',  or 'b', " (two spaces).
+    shown = "".join((" or " if i else "") + f"'{e}', " for i, e in enumerate(examples))
+    return f"{message} (e.g. {shown}regex used for validation is '{fmt}')"
 
 
 def is_dns1123_label(value: str) -> list[str]:
