@@ -35,9 +35,19 @@ class QuantityError(ValueError):
     pass
 
 
-@lru_cache(maxsize=4096)
 def parse_quantity(text: str | int | float) -> Fraction:
     """The exact value of a quantity string such as ``100m``, ``1.5Gi`` or ``1e3``."""
+    if not isinstance(text, (str, int, float)):  # a list or an object: not even hashable
+        raise QuantityError(f"expected a quantity (a string or a number), got {_kind(text)}")
+    return _parse_quantity(text)
+
+
+def _kind(value: object) -> str:
+    return "null" if value is None else "list" if isinstance(value, list) else "object"
+
+
+@lru_cache(maxsize=4096)
+def _parse_quantity(text: str | int | float) -> Fraction:
     if isinstance(text, bool):
         raise QuantityError(f"quantities must match the regular expression: {text!r}")
     if isinstance(text, int):

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import KUBE_SCHEDULER_VERSION
+from ..api.validation import go_quote
 from ..errors import ObjectError
 from . import strict
 from .fastyaml import Duplicate
@@ -31,7 +32,12 @@ def check_object(
     shape = strict.kind_shape(api_version, kind, version)
     if shape is not None:
         problems.extend(strict.field_problems(raw, shape))
-    return [ObjectError(path, message) for path, message in problems]
+    return [ObjectError(printable(path), message) for path, message in problems]
+
+
+def printable(path: str) -> str:
+    """A field path fit for one output line: control characters escaped as Go would."""
+    return path if path.isprintable() else go_quote(path)[1:-1]
 
 
 def duplicate_problem(duplicate: Duplicate, in_list: bool) -> tuple[int | None, ObjectError]:
@@ -46,4 +52,4 @@ def duplicate_problem(duplicate: Duplicate, in_list: bool) -> tuple[int | None, 
         index, _, rest = path[len("items["):].partition("]")
         if index.isdigit() and rest.startswith("."):
             item, path = int(index), rest[1:]
-    return item, ObjectError(path, strict.duplicate_field_message(path))
+    return item, ObjectError(printable(path), strict.duplicate_field_message(path))
