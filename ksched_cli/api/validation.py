@@ -75,6 +75,11 @@ def is_dns1123_label(value: str) -> list[str]:
     return errs
 
 
+def dns1123_subdomain_ok(value: str) -> bool:
+    """``not is_dns1123_subdomain(value)``, without building messages (the common case)."""
+    return len(value) <= DNS1123_SUBDOMAIN_MAX and _DNS1123_SUBDOMAIN.match(value) is not None
+
+
 def is_dns1123_subdomain(value: str) -> list[str]:
     errs = []
     if len(value) > DNS1123_SUBDOMAIN_MAX:

@@ -143,7 +143,14 @@ def _known(value: Any, shape: Shape) -> bool:
         nested = shape.nested
         for key, item in value.items():
             sub = nested.get(key)
-            if sub is not None and not _known(item, sub):
+            if sub is None:
+                continue
+            if sub.form == LIST and type(item) is list:  # inlined: saves a call per list
+                inner = sub.inner
+                for element in item:
+                    if not _known(element, inner):  # type: ignore[arg-type]
+                        return False
+            elif not _known(item, sub):
                 return False
         return True
     inner = shape.inner

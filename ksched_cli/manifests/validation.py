@@ -22,6 +22,7 @@ from typing import Any
 
 from ..api.quantity import QuantityError, parse_quantity, scheduler_amount
 from ..api.validation import (
+    dns1123_subdomain_ok,
     go_quote,
     is_dns1035_label,
     is_dns1123_label,
@@ -250,9 +251,10 @@ def object_rule(kind: str, raw: Mapping[str, Any], namespaced: bool) -> Found:
     meta = raw.get("metadata")
     if type(meta) is dict:
         name = meta.get("name")
-        if type(name) is str and name:
-            rule = NAME_RULES.get(kind, is_dns1123_subdomain)
-            out.extend(("metadata.name", invalid(name, m)) for m in rule(name))
+        rule = NAME_RULES.get(kind)
+        if type(name) is str and name and (rule is not None or not dns1123_subdomain_ok(name)):
+            found = (rule or is_dns1123_subdomain)(name)
+            out.extend(("metadata.name", invalid(name, m)) for m in found)
         namespace = meta.get("namespace")
         if namespaced and type(namespace) is str and namespace:
             found = _check(is_dns1123_label, namespace)
