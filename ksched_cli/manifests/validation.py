@@ -71,13 +71,22 @@ def _remember(good: set[Any], item: Any) -> None:
 
 
 _GOOD_LABELS: set[tuple[str, str]] = set()
+
+
+def _known_good(good: set[Any], entries: Any) -> bool:
+    """All of ``entries`` (a map's keys or items) were judged good before."""
+    try:
+        return good.issuperset(entries)
+    except TypeError:  # a list or map among them, which the parser reports
+        return False
+
 _GOOD_ANNOTATION_KEYS: set[str] = set()
 _GOOD_CONTAINER_NAMES: set[str] = set()
 
 
 def labels(raw: Any, field: str, out: Found) -> None:
     """ValidateLabels: keys qualified names, values label values; the path is the map's."""
-    if type(raw) is not dict or _GOOD_LABELS.issuperset(raw.items()):
+    if type(raw) is not dict or _known_good(_GOOD_LABELS, raw.items()):
         return
     for key, value in raw.items():
         found = len(out)
@@ -93,9 +102,9 @@ def object_meta(meta: dict[str, Any]) -> Sequence[tuple[str, str]]:
     """ObjectMeta wherever it appears: labels and annotation keys."""
     annotations = meta.get("annotations")
     labels_ = meta.get("labels")
-    if (labels_ is None or (type(labels_) is dict and _GOOD_LABELS.issuperset(labels_.items()))) \
+    if (labels_ is None or (type(labels_) is dict and _known_good(_GOOD_LABELS, labels_.items()))) \
             and (annotations is None or (type(annotations) is dict
-                                         and _GOOD_ANNOTATION_KEYS.issuperset(annotations))):
+                                         and _known_good(_GOOD_ANNOTATION_KEYS, annotations))):
         return _NONE
     out: Found = []
     labels(labels_, "labels", out)
@@ -200,7 +209,7 @@ def _quantities(raw: dict[Any, Any], prefix: str, out: Found) -> dict[str, Fract
 def pod_spec(spec: dict[str, Any]) -> Sequence[tuple[str, str]]:
     selector, overhead = spec.get("nodeSelector"), spec.get("overhead")
     if overhead is None and (
-        selector is None or (type(selector) is dict and _GOOD_LABELS.issuperset(selector.items()))
+        selector is None or (type(selector) is dict and _known_good(_GOOD_LABELS, selector.items()))
     ):
         return _NONE
     out: Found = []

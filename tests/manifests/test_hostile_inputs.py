@@ -228,6 +228,14 @@ def test_names_and_labels_follow_the_api_rules(
     ]
 
 
+def test_a_list_among_label_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = plan_in(tmp_path, monkeypatch, {"l.yaml": pod_yaml(meta="  labels: {zone: []}\n")})
+    assert errors(result) == [
+        "l.yaml:5:12: error: Pod default/p (document 1): metadata.labels.zone: "
+        "expected a string, got list"
+    ]
+
+
 def test_label_value_characters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = pod_yaml(spec='  nodeSelector: {disk: "fast ssd"}\n')
     result = plan_in(tmp_path, monkeypatch, {"s.yaml": text})

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import HealthCheck, Phase, example, given, seed, settings
 from hypothesis import strategies as st
 
 from ksched_cli.cli.plan_cmd import plan
@@ -26,11 +26,15 @@ SETTINGS = settings(
     derandomize=True,
     deadline=None,
     database=None,
+    # No shrinking: a failure is reported as found, so a CI run stays bounded.
+    phases=[Phase.explicit, Phase.generate],
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 WALL_SECONDS = 10.0
 NAME = st.from_regex(r"[a-z][a-z0-9-]{0,8}[a-z0-9]", fullmatch=True)
 QUANTITY = st.sampled_from(["100m", "1", "2Gi", "500Mi", "0", "1.5", "3k", "110"])
+LABELS = st.dictionaries(st.sampled_from(["app", "zone", "a/b", "x" * 70]), st.one_of(
+    NAME, st.sampled_from(["", "bad value", "-x"]), st.lists(NAME, max_size=1)), max_size=2)
 SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True),
     st.text(max_size=12), st.sampled_from(["-4", "99999999999999999999", ".nan", "1e400"]),
@@ -72,7 +76,7 @@ def pods(draw: st.DrawFn) -> dict[str, Any]:
         spec["tolerations"] = [{"key": "k", "operator": "Exists"}]
     return {
         "apiVersion": "v1", "kind": "Pod",
-        "metadata": {"name": draw(NAME), "labels": {"app": "a"}},
+        "metadata": {"name": draw(NAME), "labels": draw(LABELS)},
         "spec": spec,
     }
 
@@ -133,9 +137,17 @@ LINE = re.compile(
 )
 
 
+# Found by this test once: a list among label values broke the known-good lookup.
+LIST_LABEL = (
+    "cluster.yaml",
+    "apiVersion: v1\nkind: Node\nmetadata:\n  name: a0\n  labels:\n    zone: []\n",
+)
+
+
 @SETTINGS
 @seed(20261124)
 @given(manifests())
+@example(LIST_LABEL)
 def test_plan_never_crashes_on_generated_manifests(
     tmp_path_factory: Any, case: tuple[str, str]
 ) -> None:
