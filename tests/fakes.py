@@ -14,6 +14,7 @@ from ksched_cli.framework.nodeinfo import NodeInfo
 from ksched_cli.framework.nominations import Nominations
 from ksched_cli.framework.podinfo import PodInfo
 from ksched_cli.framework.status import Status
+from ksched_cli.versions.features import V130, Features
 
 
 def make_node(
@@ -76,9 +77,14 @@ class FakeHandle:
     """Snapshot of ``nodes`` with the running ``pods`` (those with node_name) placed."""
 
     def __init__(
-        self, nodes: Sequence[Node], pods: Sequence[Pod] = (), cluster: Cluster | None = None
+        self,
+        nodes: Sequence[Node],
+        pods: Sequence[Pod] = (),
+        cluster: Cluster | None = None,
+        features: Features = V130,
     ):
-        self._snapshot = Snapshot(nodes)
+        self.features = features
+        self._snapshot = Snapshot(nodes, features)
         for pod in pods:
             if pod.node_name:
                 info = self._snapshot.get(pod.node_name)

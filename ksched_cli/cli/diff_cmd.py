@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from typing import Any
@@ -15,8 +16,13 @@ from ..errors import KschedError
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
-from .extender_opts import MODE_HELP, finish, setup, validate_mode
+from ..render.whatif_document import whatif_document
+from ..render.whatif_text import render_whatif
+from ..versions.releases import Release
+from .extender_opts import MODE_HELP, finish, input_files, setup, validate_mode
 from .progress import progress_line
+from .version_opts import VERSION_HELP, resolve_kubernetes_version
+from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
 EXIT_NO_CHANGE = 0
 EXIT_ERROR = 1
@@ -28,7 +34,7 @@ class _UsageError(click.UsageError):
     exit_code = EXIT_ERROR
 
 
-class _DiffCommand(click.Command):
+class _DiffCommand(OperationsCommand):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
@@ -40,9 +46,25 @@ def _usage(message: str) -> click.UsageError:
     return _UsageError(message)
 
 
+def _releases(
+    version: str | None, base_version: str | None, head_version: str | None
+) -> tuple[Release, Release]:
+    if version is not None and (base_version is not None or head_version is not None):
+        raise _usage(
+            "--kubernetes-version names the release of both sides; "
+            "use it without --base-version/--head-version"
+        )
+    shared = version
+    return (
+        resolve_kubernetes_version(base_version or shared),
+        resolve_kubernetes_version(head_version or shared),
+    )
+
+
 def _sides(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...],
+    releases: tuple[Release, Release],
 ) -> tuple[SideInput, SideInput]:
     if config is not None and (base is not None or head is not None):
         raise _usage("--config names the one profile of both sides; use it without --base/--head")
@@ -52,18 +74,35 @@ def _sides(
     if not base_paths or not head_paths:
         raise _usage("give PATH... (both sides) or --base-manifests and --head-manifests")
     shared = config or "default"
-    return SideInput(base or shared, base_paths), SideInput(head or shared, head_paths)
+    return (
+        SideInput(base or shared, base_paths, releases[0].features),
+        SideInput(head or shared, head_paths, releases[1].features),
+    )
+
+
+def _html(result: DiffResult, sides: tuple[SideInput, SideInput]) -> str:
+    from ..manifests.loader import load_cluster
+    from ..render.html.report import diff_report, owners_of
+
+    # The pods' owning workloads, read again from both sides' manifests (head wins).
+    owners: dict[str, str] = {}
+    for side in sides:
+        owners.update(owners_of(load_cluster(list(side.manifests)).cluster.pods))
+    return diff_report(result, owners)
 
 
 def _render(result: DiffResult, output: str) -> str:
     if output in ("json", "yaml"):
         doc: dict[str, Any] = diff_document(result)
+        if result.whatif is not None:
+            doc["whatif"] = whatif_document(result.whatif)
         if output == "json":
             return json.dumps(doc, indent=2, sort_keys=True) + "\n"
         return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
+    head = render_whatif(result.whatif) if result.whatif is not None else ""
     if output == "markdown":
-        return render_diff_markdown(result)
-    return render_diff_table(result)
+        return (f"```\n{head}```\n\n" if head else "") + render_diff_markdown(result)
+    return head + render_diff_table(result)
 
 
 @click.command("diff", cls=_DiffCommand, short_help="What a profile change does to placements.")
@@ -79,8 +118,9 @@ def _render(result: DiffResult, output: str) -> str:
               help="Manifests of the base side (repeatable); default PATH...")
 @click.option("--head-manifests", multiple=True, type=click.Path(), metavar="PATH",
               help="Manifests of the head side (repeatable); default PATH...")
-@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "markdown"]),
-              default="table", show_default=True, help="Output format (markdown: a PR comment).")
+@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "markdown", "html"]),
+              default="table", show_default=True,
+              help="Output format (markdown: a PR comment; html: a self-contained report).")
 @click.option("--fail-on", type=click.Choice([FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE]),
               default=FAIL_ON_ANY, show_default=True,
               help="any: exit 3 on any placement change; unschedulable: only when a pod "
@@ -89,13 +129,22 @@ def _render(result: DiffResult, output: str) -> str:
               metavar="call|skip|stub=FILE", callback=validate_mode, help=MODE_HELP)
 @click.option("--record-extenders", "record_extenders", type=click.Path(dir_okay=False),
               metavar="FILE", help="Write every extender request and reply of both plans to FILE.")
+@click.option("--kubernetes-version", "kubernetes_version", metavar="VERSION",
+              help=f"{VERSION_HELP} Both sides.")
+@click.option("--base-version", "base_version", metavar="VERSION",
+              help="kube-scheduler release of the base side (an upgrade diff).")
+@click.option("--head-version", "head_version", metavar="VERSION",
+              help="kube-scheduler release of the head side (an upgrade diff).")
+@operation_options
 def diff(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...], output: str, fail_on: str,
-    extender_mode: str, record_extenders: str | None,
+    extender_mode: str, record_extenders: str | None, kubernetes_version: str | None,
+    base_version: str | None, head_version: str | None,
 ) -> None:
     """Plan the same manifests under two profiles (or two manifest sets under one
-    profile) and report what changes: the effective-config diff, pods whose outcome
+    profile, or one profile under two kube-scheduler releases with --base-version
+    and --head-version) and report what changes: the effective-config diff, pods whose outcome
     changed (scheduled <-> unschedulable, newly preempted, different victims), pods
     that moved node and the per-plugin score margin that flipped, and a summary.
 
@@ -112,18 +161,36 @@ def diff(
       ksched diff --base default --head bin-packing snapshot.yaml -o markdown > comment.md
       ksched diff --config my.yaml --base-manifests cluster/ --head-manifests cluster-with-pool/
       ksched diff --base old.yaml --head new.yaml cluster/ -o json --fail-on unschedulable
+      ksched diff --base-version 1.30 --head-version 1.36 examples/upgrade  # upgrade impact
+      ksched diff --base default --head bin-packing snapshot.yaml -o html > diff.html
+      ksched diff cluster/ --drain node-a            # the cluster before and after a drain
+
+    \b
+    What-if operations (--drain, --remove-node, --cordon, --uncordon, --add-nodes,
+    --scale) change the head side's cluster, in the order given, before its plan.
     """
-    base_side, head_side = _sides(paths, base, head, config, base_manifests, head_manifests)
+    operations = tuple(operations_or_exit())
+    releases = _releases(kubernetes_version, base_version, head_version)
+    base_side, head_side = _sides(
+        paths, base, head, config, base_manifests, head_manifests, releases
+    )
+    head_side = dataclasses.replace(head_side, operations=operations)
+    inputs = [base_side.config, head_side.config, *base_side.manifests, *head_side.manifests]
     try:
-        ext = setup(None, extender_mode, record_extenders)
+        ext = setup(None, extender_mode, record_extenders, input_files(inputs))
         with progress_line() as progress:
             use = ExtenderUse(ext.mode, ext.transport)
             result = run_diff(base_side, head_side, progress, use)
-        finish(ext)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    click.echo(_render(result, output), nl=False)
+    html = output == "html"
+    text = _html(result, (base_side, head_side)) if html else _render(result, output)
+    click.echo(text, nl=False)
+    recording_failed = finish(ext)  # after the output: a failed write never costs the diff
+    if recording_failed:
+        click.echo(recording_failed, err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_CHANGED if result.fails(fail_on) else EXIT_NO_CHANGE)

@@ -10,17 +10,26 @@ import click
 
 from ..config.load import load_config
 from ..config.types import SchedulerConfig
+from ..controllers import member_keys
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
 from ..errors import KschedError, Location
-from ..manifests.files import manifest_files
-from ..manifests.loader import LoadResult, load_cluster
+from ..manifests.loader import LoadResult, load_cluster, manifest_sources
 from ..render.explain import render_attempts, render_pod
 from ..render.stream import write_json, write_yaml
 from ..render.table import render_table
-from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
+from ..render.whatif_document import whatif_document
+from ..render.whatif_text import render_whatif
+from ..versions.features import Features
+from ..versions.releases import Release
+from ..whatif.apply import apply_operations, finish_report
+from ..whatif.model import WhatIfReport
+from ..whatif.ops.base import Operation
+from .extender_opts import MODE_HELP, ExtenderSetup, finish, input_files, setup, validate_mode
 from .progress import progress_line
+from .version_opts import kubernetes_version_option
+from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
 EXIT_ALL_SCHEDULED = 0
 EXIT_ERROR = 1
@@ -33,7 +42,7 @@ class _UsageError(click.UsageError):
     exit_code = EXIT_ERROR
 
 
-class _PlanCommand(click.Command):
+class _PlanCommand(OperationsCommand):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
@@ -54,10 +63,10 @@ class _PlanCommand(click.Command):
 @click.option(
     "-o",
     "--output",
-    type=click.Choice(["table", "wide", "json", "yaml"]),
+    type=click.Choice(["table", "wide", "json", "yaml", "html"]),
     default="table",
     show_default=True,
-    help="Output format.",
+    help="Output format (html: a self-contained report with every pod's story).",
 )
 @click.option(
     "--explain", is_flag=True, help="Include every attempt: per-node filter results and scores."
@@ -93,6 +102,8 @@ class _PlanCommand(click.Command):
     default=None,
     help="Write every extender request and reply to FILE (a stub for --extender-mode).",
 )
+@kubernetes_version_option()
+@operation_options
 def plan(
     paths: tuple[str, ...],
     config: str,
@@ -103,16 +114,25 @@ def plan(
     seed: int,
     extender_mode: str,
     record_extenders: str | None,
+    kubernetes_version: Release,
 ) -> None:
     """Plan the pending pods in PATHS (files or directories of manifests).
 
     Running pods (with spec.nodeName) occupy their nodes; pending pods are
     scheduled by the profile whose schedulerName they name, exactly as
-    kube-scheduler v1.30 would, one at a time on a simulated clock.
+    kube-scheduler would (v1.30.6 unless --kubernetes-version says otherwise), one
+    at a time on a simulated clock.
 
     \b
-    Exit codes: 0 every pending pod was scheduled; 2 some were not
-    (Unschedulable, Gated or Skipped); 1 invalid input, configuration or usage.
+    Exit codes: 0 every pending pod was scheduled (pods for schedulers no
+    profile serves are Skipped, which is not a failure); 2 some were not
+    (Unschedulable or Gated), or an operation blocked a drain or lost a pod;
+    1 invalid input, configuration or usage.
+
+    \b
+    What-if operations (--drain, --remove-node, --cordon, --uncordon, --add-nodes,
+    --scale) change the loaded cluster in the order given before the plan runs; the
+    output then starts with what they did and each node's requests before and after.
 
     \b
     Examples (each directory under examples/ has a README saying what to look for):
@@ -123,9 +143,15 @@ def plan(
       ksched plan snapshot.yaml --config bin-packing -o wide
       ksched plan cluster/ --config my-profile.yaml -o json --explain
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
+      ksched plan examples/upgrade --kubernetes-version 1.36
+      ksched plan examples/preemption -o html > report.html
+      ksched plan examples/drain/cluster.yaml --drain node-a   # what if node-a is drained?
+      ksched plan cluster/ --add-nodes pool.yaml=3 --scale deployment/web=12
     """
-    cfg, loaded = _load_or_exit(config, paths, explain_pod)
-    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders)
+    operations = operations_or_exit()
+    cfg, loaded = _load_or_exit(config, paths, explain_pod, kubernetes_version.features)
+    whatif = _apply_or_exit(loaded, operations) if operations else None
+    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
         loaded.warnings.append(ext.notice)
@@ -137,6 +163,10 @@ def plan(
     record = (
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
+    report = _HtmlReport(loaded) if output == "html" else None
+    if report is not None:
+        # The report draws every pod's story: filter reasons and weighted scores.
+        record = "weighted"
     with progress_line() as progress:
         options = EngineOptions(
             tie_break=tie_break,
@@ -147,41 +177,84 @@ def plan(
             extender_transport=ext.transport,
         )
         result = Engine(cfg, loaded.cluster, options).run()
-    finish(ext)
+    if whatif is not None:
+        finish_report(whatif[0], loaded.cluster, result)
+        result.notes[:0] = whatif[1]
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
-    if output in ("json", "yaml"):
+    extra = {"whatif": whatif_document(whatif[0])} if whatif is not None else None
+    if report is not None:
+        click.echo(report.render(result, loaded.cluster, paths), nl=False)
+    elif output in ("json", "yaml"):
         # Streamed: with --explain on a large cluster the document is gigabytes.
         if output == "json":
-            write_json(result, explain, sys.stdout)
+            write_json(result, explain, sys.stdout, extra)
         else:
-            write_yaml(result, explain, sys.stdout)
+            write_yaml(result, explain, sys.stdout, extra)
     else:
         text = _render_text(result, output, explain, explain_pod, running)
+        if whatif is not None:
+            text = render_whatif(whatif[0]) + text
         if ext.notice:
             text = f"WARNING: {ext.notice}\n{text}"
         click.echo(text, nl=False)
-    pending_failed = any(
-        d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
-    )
-    sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
+    # Skipped pods belong to another scheduler: not this plan's failure.
+    pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
+    disrupted = whatif is not None and whatif[0].disrupted()
+    recording_failed = finish(ext)  # after the output: a failed write never costs the plan
+    if recording_failed:
+        click.echo(recording_failed, err=True)
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_SOME_PENDING if pending_failed or disrupted else EXIT_ALL_SCHEDULED)
 
 
-def _extender_setup_or_exit(cfg: SchedulerConfig, mode: str, record: str | None) -> ExtenderSetup:
+def _apply_or_exit(
+    loaded: LoadResult, operations: list[Operation]
+) -> tuple[WhatIfReport, list[str]]:
     try:
-        return setup(cfg, mode, record)
+        return apply_operations(loaded.cluster, operations)
+    except KschedError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
+
+
+class _HtmlReport:
+    """The cluster before the plan, kept for ``-o html`` (the run binds and deletes pods)."""
+
+    def __init__(self, loaded: LoadResult) -> None:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of
+
+        self.before = capture(loaded.cluster.nodes, loaded.cluster.pods)
+        self.owners = owners_of(loaded.cluster.pods)
+
+    def render(self, result: Plan, cluster: Cluster, paths: Sequence[str]) -> str:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of, plan_report
+
+        after = capture(cluster.nodes, cluster.pods)
+        # Pods made during the run (by controllers) have owners too; victims are gone.
+        owners = {**self.owners, **owners_of(cluster.pods)}
+        return plan_report(result, self.before, after, owners, paths)
+
+
+def _extender_setup_or_exit(
+    cfg: SchedulerConfig, mode: str, record: str | None, inputs: Sequence[str]
+) -> ExtenderSetup:
+    try:
+        return setup(cfg, mode, record, input_files(inputs))
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
 
 
 def _load_or_exit(
-    config: str, paths: Sequence[str], explain_pod: Sequence[str]
+    config: str, paths: Sequence[str], explain_pod: Sequence[str], features: Features
 ) -> tuple[SchedulerConfig, LoadResult]:
     """The profile and the cluster, or one error line on stderr and exit 1: nothing is planned."""
     try:
-        cfg = load_config(config)
+        cfg = load_config(config, features)
         _require_manifest_files(paths)
         loaded = load_cluster(list(paths))
         _require_objects(loaded.cluster, paths)
@@ -195,7 +268,7 @@ def _load_or_exit(
 def _require_manifest_files(paths: Sequence[str]) -> None:
     # The loader only warns about an empty directory (it may sit beside others);
     # when no path holds a manifest at all, planning nothing would hide the mistake.
-    files, _ = manifest_files(paths)
+    files, _ = manifest_sources(paths)
     if not files:
         raise KschedError("no *.yaml, *.yml or *.json files to read", _where(paths))
 
@@ -210,8 +283,9 @@ def _where(paths: Sequence[str]) -> Location | None:
 
 
 def _require_pods(cluster: Cluster, wanted: Sequence[str]) -> None:
-    """Every ``--explain-pod`` names a pod of the input (checked before the plan runs)."""
-    keys = {p.key for p in cluster.pods}
+    """Every ``--explain-pod`` names a pod of the input (checked before the plan runs),
+    or a StatefulSet pod an OrderedReady set creates during the plan."""
+    keys = {p.key for p in cluster.pods} | member_keys(cluster)
     for name in wanted:
         if name not in keys:
             raise KschedError(

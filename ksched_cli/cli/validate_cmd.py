@@ -9,6 +9,8 @@ import click
 
 from ..config.effective import to_yaml
 from ..config.load import CheckedConfig, Finding, check_config
+from ..versions.releases import Release
+from .version_opts import kubernetes_version_option
 
 
 def _finding_json(finding: Finding) -> dict[str, Any]:
@@ -34,7 +36,7 @@ def _file_json(checked: CheckedConfig, effective: bool) -> dict[str, Any]:
     return out
 
 
-def _print_text(results: list[CheckedConfig], effective: bool) -> None:
+def _print_text(results: list[CheckedConfig], effective: bool, version: str) -> None:
     # With --print-effective stdout is pure YAML, so everything else goes to stderr.
     first = True
     for checked in results:
@@ -47,7 +49,7 @@ def _print_text(results: list[CheckedConfig], effective: bool) -> None:
             continue
         if not first:
             click.echo("---")
-        click.echo(to_yaml(checked.effective or {}), nl=False)
+        click.echo(to_yaml(checked.effective or {}, version), nl=False)
         first = False
 
 
@@ -66,8 +68,15 @@ def _print_text(results: list[CheckedConfig], effective: bool) -> None:
     is_flag=True,
     help="Print the fully defaulted configuration, plugins expanded per extension point.",
 )
-def validate(files: tuple[str, ...], output: str, print_effective: bool) -> None:
-    """Check KubeSchedulerConfiguration files like kube-scheduler v1.30.
+@kubernetes_version_option()
+def validate(
+    files: tuple[str, ...], output: str, print_effective: bool, kubernetes_version: Release
+) -> None:
+    """Check KubeSchedulerConfiguration files like kube-scheduler (v1.30.6 by default).
+
+    With --kubernetes-version the release's own registry and defaults apply: from
+    1.32 the in-tree volume-limit plugins (EBSLimits, ...) do not exist; from 1.36
+    the default profile adds DynamicResources and NodeDeclaredFeatures.
 
     Each FILE is YAML or JSON (kubescheduler.config.k8s.io/v1), or the name of a
     built-in profile (see `ksched profiles`). Every problem is reported, each as
@@ -95,11 +104,12 @@ def validate(files: tuple[str, ...], output: str, print_effective: bool) -> None
       ksched validate configs/*.yaml -o json
       ksched validate --print-effective gang        # built-in profile, defaults filled in
       ksched validate --print-effective my.yaml > effective.yaml
+      ksched validate --kubernetes-version 1.36 my-scheduler.yaml
     """
-    results = [check_config(name) for name in files]
+    results = [check_config(name, kubernetes_version.features) for name in files]
     if output == "json":
         click.echo(json.dumps([_file_json(r, print_effective) for r in results], indent=2))
     else:
-        _print_text(results, print_effective)
+        _print_text(results, print_effective, kubernetes_version.version)
     if not all(r.ok for r in results):
         raise SystemExit(1)

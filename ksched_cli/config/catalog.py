@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..versions.features import V130, Features
 from .types import EXTENSION_POINTS
 
 KUBE_ORIGIN = "kube-scheduler v1.30"
@@ -142,6 +143,11 @@ _PLUGINS = [
         default=False,
     ),
     _info(
+        "NodeDeclaredFeatures",
+        "preFilter filter",
+        "node features a pod needs (v1.36+); skips pods that need none",
+    ),
+    _info(
         "Coscheduling",
         "queueSort preFilter postFilter reserve permit",
         "gang scheduling of PodGroups (all-or-nothing at Permit)",
@@ -154,7 +160,33 @@ _PLUGINS = [
 CATALOG: dict[str, PluginInfo] = {p.name: p for p in _PLUGINS}
 
 
-def lookup(name: str) -> PluginInfo | None:
+IN_TREE_VOLUME_LIMITS = ("EBSLimits", "GCEPDLimits", "AzureDiskLimits", "CinderLimits")
+
+
+def registered(name: str, features: Features = V130) -> bool:
+    """Whether the release being replayed has plugin ``name`` in its registry."""
+    if name in IN_TREE_VOLUME_LIMITS:
+        return features.in_tree_volume_limits_registered
+    if name == "NodeDeclaredFeatures":
+        return features.node_declared_features
+    return name in CATALOG
+
+
+# DynamicResources once DRA is on by default (v1.34+; points of v1.35.7's plugin).
+_DRA_ON = _info(
+    "DynamicResources",
+    "preEnqueue preFilter filter postFilter score reserve preBind",
+    "DRA claims; skips pods without resource claims (ksched reads none)",
+    weight=2,
+)
+
+
+def lookup(name: str, features: Features = V130) -> PluginInfo | None:
+    """The plugin's catalog entry, or None when the release has no such plugin."""
+    if not registered(name, features):
+        return None
+    if name == _DRA_ON.name and features.dra_in_default_profile:
+        return _DRA_ON
     return CATALOG.get(name)
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .catalog import plugins_with_args
+from ..versions.features import V130, Features
+from .catalog import IN_TREE_VOLUME_LIMITS, plugins_with_args
 from .godur import parse_duration
 from .model import (
     API_VERSION,
@@ -61,10 +62,25 @@ DEFAULT_MULTIPOINT: tuple[tuple[str, int | None], ...] = (
 )
 
 
-def default_plugins() -> dict[str, PluginSet]:
+def default_multipoint(features: Features = V130) -> list[tuple[str, int | None]]:
+    """getDefaultPlugins and applyFeatureGates of the release being replayed."""
+    out = [
+        (name, weight)
+        for name, weight in DEFAULT_MULTIPOINT
+        if features.in_tree_volume_limits_default or name not in IN_TREE_VOLUME_LIMITS
+    ]
+    if features.node_declared_features:
+        out.append(("NodeDeclaredFeatures", None))
+    if features.dra_in_default_profile:
+        at = next(i for i, (name, _) in enumerate(out) if name == "DefaultPreemption")
+        out.insert(at, ("DynamicResources", 2))
+    return out
+
+
+def default_plugins(features: Features = V130) -> dict[str, PluginSet]:
     sets = {key: PluginSet() for key in PLUGIN_SET_KEYS}
     sets[MULTI_POINT] = PluginSet(
-        [PluginEntry(name, weight) for name, weight in DEFAULT_MULTIPOINT]
+        [PluginEntry(name, weight) for name, weight in default_multipoint(features)]
     )
     return sets
 
@@ -165,7 +181,7 @@ def default_args(kind: str, args: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def set_profile_defaults(profile: ProfileV1) -> None:
-    profile.plugins = merge_plugins(default_plugins(), profile.plugins)
+    profile.plugins = merge_plugins(default_plugins(profile.features), profile.plugins)
     kinds = plugins_with_args()
     for config in profile.plugin_config:
         kind = kinds.get(config.name)
@@ -208,6 +224,7 @@ def set_defaults(config: ConfigV1) -> None:
     if len(config.profiles) == 1 and config.profiles[0].scheduler_name is None:
         config.profiles[0].scheduler_name = DEFAULT_SCHEDULER_NAME
     for profile in config.profiles:
+        profile.features = config.features
         set_profile_defaults(profile)
     if config.percentage_of_nodes_to_score is None:
         config.percentage_of_nodes_to_score = 0

@@ -17,7 +17,7 @@ from .model import API_VERSION, KIND, ConfigV1, ProfileV1
 from .types import EXTENSION_POINTS
 
 HEADER = (
-    "# Effective configuration: kube-scheduler v1.30 defaults applied and multiPoint\n"
+    "# Effective configuration: kube-scheduler v{version} defaults applied and multiPoint\n"
     "# expanded per extension point (multiPoint disables '*', so this file loads back\n"
     "# to the same plugin lists).\n"
 )
@@ -62,7 +62,9 @@ def _plugin_config(profile: ProfileV1, built: BuiltProfile) -> list[dict[str, An
     entries = [
         {"name": c.name, "args": _args(c.args)}
         for c in profile.plugin_config
-        if c.name in built.needed and lookup(c.name) is not None and c.args is not None
+        if c.name in built.needed
+        and lookup(c.name, profile.features) is not None
+        and c.args is not None
     ]
     return sorted(entries, key=lambda e: str(e["name"]))
 
@@ -101,6 +103,6 @@ def effective_object(config: ConfigV1, built: list[BuiltProfile]) -> dict[str, A
     return out
 
 
-def to_yaml(obj: dict[str, Any]) -> str:
+def to_yaml(obj: dict[str, Any], version: str = "1.30") -> str:
     body: str = yaml.safe_dump(obj, sort_keys=False, default_flow_style=False, allow_unicode=True)
-    return HEADER + body
+    return HEADER.format(version=version) + body

@@ -66,7 +66,7 @@ class _Builder:
         kind = GO_INTERFACE[point]
         names: list[str] = []
         for entry in plugins.enabled:
-            info = lookup(entry.name)
+            info = lookup(entry.name, self.profile.features)
             if info is None:
                 self.error(entry, f'{kind} "{entry.name}" does not exist')
             elif not info.implements(point):
@@ -86,7 +86,7 @@ class _Builder:
         overrides: list[str] = []
         multi: list[str] = []
         for entry in self.profile.plugin_set(MULTI_POINT).enabled:
-            info = lookup(entry.name)
+            info = lookup(entry.name, self.profile.features)
             if info is None:
                 self._report_once(entry, f'{kind} "{entry.name}" does not exist')
             elif not info.implements(point) or entry.name in disabled:
@@ -122,7 +122,7 @@ def score_weights(profile: ProfileV1) -> tuple[dict[str, int], list[Problem]]:
     total = 0
     entries = [*profile.plugin_set("score").enabled, *profile.plugin_set(MULTI_POINT).enabled]
     for entry in entries:
-        info = lookup(entry.name)
+        info = lookup(entry.name, profile.features)
         if info is None or not info.implements("score") or entry.name in weights:
             continue
         weight = entry.weight or 1

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KschedError, Location
-from ..yamlio import load_positioned, position_of
+from ..versions.features import V130, Features
+from ..yamlio import load_positioned, position_of, read_text
 from . import schema
 from .args_codec import decode_args
 from .builtin import builtin_names, builtin_path
@@ -27,8 +28,10 @@ from .problems import ERROR, WARNING, Problem, child, plain
 from .types import Profile, SchedulerConfig
 from .validation import validate
 from .validation_args import INIT_VALIDATORS
+from .yaml_bounds import check_config_yaml
 
 DEFAULT_SOURCE = "<default>"
+DEFAULT_PROFILE = "default"
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,9 @@ def to_plain(node: Any) -> Any:
 
 
 def _document(source: str, path: Path) -> Any:
-    docs = [d for d in load_positioned(path) if d is not None]
+    text = read_text(path)
+    check_config_yaml(source, text)  # before anything expands an alias
+    docs = [d for d in load_positioned(path, text) if d is not None]
     if not docs:
         raise KschedError("empty file: expected a KubeSchedulerConfiguration", Location(source))
     if len(docs) > 1:
@@ -221,12 +226,16 @@ def _scheduler_config(
         extenders=config.extenders,
         extender_configs=[typed_extender(e) for e in config.extenders],
         source=source,
+        features=config.features,
     )
     return result, problems
 
 
-def check_document(source: str, doc: Any) -> CheckedConfig:
-    """Every problem in one positioned document (ruamel nodes) that claims to be a config."""
+def check_document(source: str, doc: Any, features: Features = V130) -> CheckedConfig:
+    """Every problem in one positioned document (ruamel nodes) that claims to be a config.
+
+    ``features`` is the release being configured: its plugins and default profile.
+    """
     result = CheckedConfig(source)
     header = _header_problems(doc)
     if header:
@@ -236,6 +245,7 @@ def check_document(source: str, doc: Any) -> CheckedConfig:
     issues = schema.check(plain_doc)
     schema.sanitize(plain_doc, issues)
     config = decode(plain_doc)
+    config.features = features
     set_defaults(config)
     semantic, built = _semantic(config)
     problems = _merge(issues, semantic)
@@ -249,8 +259,14 @@ def check_document(source: str, doc: Any) -> CheckedConfig:
     return result
 
 
-def check_config(path_or_name: str) -> CheckedConfig:
-    """Load ``path_or_name`` (a file or a built-in profile name) and report every problem."""
+def check_config(path_or_name: str, features: Features = V130) -> CheckedConfig:
+    """Load ``path_or_name`` (a file or a built-in profile name) and report every problem.
+
+    The built-in ``default`` profile writes out v1.30's defaults; for another release it
+    means what it says, that release's configuration when given none.
+    """
+    if path_or_name == DEFAULT_PROFILE and features != V130 and not Path(path_or_name).exists():
+        return check_document(path_or_name, {"apiVersion": API_VERSION, "kind": KIND}, features)
     try:
         path = resolve(path_or_name)
         doc = _document(path_or_name, path)
@@ -262,19 +278,19 @@ def check_config(path_or_name: str) -> CheckedConfig:
                 exc.field,
             )
         return CheckedConfig(path_or_name, [Finding(exc)])
-    return check_document(path_or_name, doc)
+    return check_document(path_or_name, doc, features)
 
 
-def load_config(path_or_name: str) -> SchedulerConfig:
+def load_config(path_or_name: str, features: Features = V130) -> SchedulerConfig:
     """The effective configuration; raises the first error as a KschedError."""
-    checked = check_config(path_or_name)
+    checked = check_config(path_or_name, features)
     if checked.errors or checked.config is None:
         raise checked.errors[0]
     return checked.config
 
 
-def default_config() -> SchedulerConfig:
-    """kube-scheduler v1.30's configuration when given none (one default-scheduler profile)."""
-    checked = check_document(DEFAULT_SOURCE, {"apiVersion": API_VERSION, "kind": KIND})
+def default_config(features: Features = V130) -> SchedulerConfig:
+    """kube-scheduler's configuration when given none (one default-scheduler profile)."""
+    checked = check_document(DEFAULT_SOURCE, {"apiVersion": API_VERSION, "kind": KIND}, features)
     assert checked.config is not None  # the defaults are valid by construction
     return checked.config

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..versions.features import V130, Features
 from .problems import child
 from .types import EXTENSION_POINTS
 
@@ -47,6 +48,8 @@ class PluginConfig:
 @dataclass
 class ProfileV1:
     path: str  # "profiles[0]"
+    # The release being configured: which plugins exist and which are defaults.
+    features: Features = V130
     scheduler_name: str | None = None
     percentage_of_nodes_to_score: int | None = None
     plugins: dict[str, PluginSet] | None = None
@@ -72,6 +75,7 @@ class ConfigV1:
     profiles: list[ProfileV1] = field(default_factory=list)
     extenders: list[dict[str, Any]] = field(default_factory=list)
     delay_cache_until_active: bool = False
+    features: Features = V130
 
 
 def _map(value: object) -> Mapping[str, Any]:

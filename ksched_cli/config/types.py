@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..versions.features import V130, Features
+
 # Extension points in the order kube-scheduler's framework runs them.
 EXTENSION_POINTS = (
     "preEnqueue",
@@ -88,6 +90,8 @@ class SchedulerConfig:
     extenders: list[dict[str, Any]] = field(default_factory=list)
     extender_configs: list[Extender] = field(default_factory=list)
     source: str = "<default>"
+    # The kube-scheduler release replayed (behaviour switches for the engine and plugins).
+    features: Features = V130
 
     def profile_for(self, scheduler_name: str) -> Profile | None:
         return next((p for p in self.profiles if p.scheduler_name == scheduler_name), None)

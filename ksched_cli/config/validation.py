@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..versions.features import Features
 from .catalog import lookup
 from .extenders import validate_extenders
 from .godur import format_duration, parse_duration
@@ -70,17 +71,21 @@ def _plugin_config(profile: ProfileV1) -> list[Problem]:
         validate = CONFIG_VALIDATORS.get(config.name)
         if validate is not None and config.args is not None:
             problems += validate(child(config.origin, "args"), config.args)
-        problems += _ignored_args(config.name, config.args, config.origin)
+        problems += _ignored_args(config.name, config.args, config.origin, profile.features)
     return problems
 
 
-def _ignored_args(name: str, args: dict[str, Any] | None, origin: str) -> list[Problem]:
+def _ignored_args(
+    name: str, args: dict[str, Any] | None, origin: str, features: Features
+) -> list[Problem]:
     """Args kube-scheduler accepts and drops: a likely typo, so say so without failing."""
-    info = lookup(name)
+    info = lookup(name, features)
     if info is None:
         message = (
-            f'plugin "{name}" does not exist; kube-scheduler v1.30 ignores args of unknown plugins'
+            f'plugin "{name}" does not exist; '
+            f"kube-scheduler v{features.version} ignores args of unknown plugins"
         )
+
         return [warning(child(origin, "name"), message)]
     if info.args_kind is None and args:
         return [warning(child(origin, "args"), f'plugin "{name}" takes no args; they are ignored')]
@@ -91,7 +96,7 @@ def _disabled_warnings(profile: ProfileV1) -> list[Problem]:
     problems = []
     for plugins in (profile.plugins or {}).values():
         for entry in plugins.disabled:
-            if entry.origin and entry.name != "*" and lookup(entry.name) is None:
+            if entry.origin and entry.name != "*" and lookup(entry.name, profile.features) is None:
                 message = f'plugin "{entry.name}" does not exist; disabling it has no effect'
                 problems.append(warning(entry.origin, message))
     return problems

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..engine import records as rec
+from ..whatif.model import WhatIfReport
 from .model import (
     ADDED,
     MOVED,
@@ -33,6 +34,8 @@ class Planned:
     # change the cluster).
     running: dict[str, str]
     nodes: frozenset[str]
+    # The what-if report when operations changed this side's cluster before its plan.
+    whatif: WhatIfReport | None = None
 
     @cached_property
     def placing(self) -> dict[str, rec.Attempt]:

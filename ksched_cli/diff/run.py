@@ -12,6 +12,9 @@ from ..engine.engine import Engine, EngineOptions
 from ..errors import KschedError
 from ..extender.transport import Transport
 from ..manifests.loader import load_cluster
+from ..versions.features import V130, Features
+from ..whatif.apply import apply_operations, finish_report
+from ..whatif.ops.base import Operation
 from .compare import Planned, compare
 from .config_diff import diff_configs
 from .model import DiffResult, Side
@@ -23,11 +26,16 @@ Progress = Callable[[int, int], None] | None
 class SideInput:
     config: str  # a file, or a built-in profile name
     manifests: tuple[str, ...]
+    features: Features = V130  # the kube-scheduler release this side replays
+    # What-if operations applied to this side's cluster before it is planned.
+    operations: tuple[Operation, ...] = ()
 
 
-def load_effective(path_or_name: str) -> tuple[SchedulerConfig, dict[str, Any]]:
+def load_effective(
+    path_or_name: str, features: Features = V130
+) -> tuple[SchedulerConfig, dict[str, Any]]:
     """The loaded configuration and its effective v1 object; the first error raises."""
-    checked = check_config(path_or_name)
+    checked = check_config(path_or_name, features)
     if checked.errors or checked.config is None or checked.effective is None:
         raise checked.errors[0]
     return checked.config, checked.effective
@@ -46,10 +54,12 @@ def plan_side(
     manifests: Sequence[str],
     progress: Progress = None,
     extenders: ExtenderUse = ExtenderUse(),
+    operations: Sequence[Operation] = (),
 ) -> tuple[Planned, list[str]]:
     """Plan ``manifests`` on a freshly loaded cluster (a run binds and deletes its pods)."""
     loaded = load_cluster(list(manifests))
     cluster = loaded.cluster
+    whatif = apply_operations(cluster, operations) if operations else None
     running = {p.key: p.node_name for p in cluster.pods if p.node_name}
     nodes = frozenset(n.name for n in cluster.nodes)
     # Ties always go to the lowest node name, so both sides are reproducible.
@@ -61,7 +71,11 @@ def plan_side(
         extender_transport=extenders.transport,
     )
     plan = Engine(config, cluster, options).run()
-    return Planned(plan, running, nodes), loaded.warnings + plan.warnings
+    warnings = loaded.warnings + plan.warnings
+    if whatif is not None:
+        finish_report(whatif[0], cluster, plan)
+        plan.notes[:0] = whatif[1]
+    return Planned(plan, running, nodes, whatif[0] if whatif else None), warnings
 
 
 def run_diff(
@@ -73,26 +87,34 @@ def run_diff(
     """Both plans and their differences; input and config problems raise KschedError."""
     if not base.manifests or not head.manifests:
         raise KschedError("no manifests to plan: give PATH... or --base-manifests/--head-manifests")
-    base_config, base_effective = load_effective(base.config)
-    head_config, head_effective = load_effective(head.config)
+    base_config, base_effective = load_effective(base.config, base.features)
+    head_config, head_effective = load_effective(head.config, head.features)
     base_planned, base_warnings = plan_side(base_config, base.manifests, progress, extenders)
-    head_planned, head_warnings = plan_side(head_config, head.manifests, progress, extenders)
+    head_planned, head_warnings = plan_side(
+        head_config, head.manifests, progress, extenders, head.operations
+    )
     if extenders.mode == "skip" and (base_config.extender_configs or head_config.extender_configs):
         base_warnings.append(
             "extenders skipped (--extender-mode skip): configured extenders took no part "
             "in either plan"
         )
     changes, pods = compare(base_planned, head_planned)
+    differ = base.features.version != head.features.version
     return DiffResult(
-        base=_side(base, base_planned),
-        head=_side(head, head_planned),
+        base=_side(base, base_planned, differ),
+        head=_side(head, head_planned, differ),
         config=diff_configs(base_effective, head_effective),
         changes=changes,
         pods=pods,
         # The same manifests on both sides warn twice; say it once.
         warnings=list(dict.fromkeys(base_warnings + head_warnings)),
+        whatif=head_planned.whatif,
     )
 
 
-def _side(given: SideInput, planned: Planned) -> Side:
-    return Side(given.config, list(given.manifests), planned.plan.summary(), len(planned.nodes))
+def _side(given: SideInput, planned: Planned, versions_differ: bool = False) -> Side:
+    # An upgrade diff names each side's release beside its profile.
+    label = given.config
+    if versions_differ:
+        label = f"{given.config} @ kubernetes {given.features.version}"
+    return Side(label, list(given.manifests), planned.plan.summary(), len(planned.nodes))

@@ -17,6 +17,7 @@ from ..framework.types import (
 )
 from . import records as rec
 from .permit import WaitingPodEntry
+from .queueing_hints import ADD, DELETE, PodEvent
 from .records import ScoreTable
 from .runtime import Framework
 from .schedule_one import ScheduleResult, schedule_pod
@@ -55,7 +56,7 @@ class SchedulingCycle:
         except SchedulingError as err:
             attempt = self._record(pod, rec.UNSCHEDULABLE, message=str(err))
             attempt.profile = fwk.scheduler_name
-            self._failure(info, cycle, str(err), nominate="", rejectors=False)
+            self._failure(info, cycle, str(err), nominate="", rejectors=set())
         else:
             self._assume_and_bind(fwk, state, info, cycle, result, activate)
         # Rejections of waiting pods raised during the attempt take effect now (§6.6).
@@ -81,14 +82,15 @@ class SchedulingCycle:
             attempt.victims = [v.key for v in post.victims]
             if post.detail is not None and self.engine.options.record != "summary":
                 attempt.detail["preemption"] = post.detail()
-        rejectors = bool(diag.unschedulable_plugins or diag.pending_plugins)
-        self._failure(info, cycle, message, nominate, rejectors)
+        info.pending_plugins = set(diag.pending_plugins)
+        self._failure(info, cycle, message, nominate, diag.unschedulable_plugins)
         if post is not None and nominate:
             self.engine_preempt(pod, nominate, post)
 
     def engine_preempt(self, preemptor: Pod, node: str, post: PostFilterResult) -> None:
         """Apply preemption's effects once the preemptor's failure is handled (§3, §5)."""
         engine = self.engine
+        deleted: list[PodEvent] = []
         for victim in post.victims:
             waiting = engine.permits.get(victim.uid)
             if waiting is not None:
@@ -98,26 +100,35 @@ class SchedulingCycle:
             if info is not None:
                 info.remove_pod(victim)
             engine.delete_pod(victim)
+            deleted.append(PodEvent(DELETE, victim, victim.node_name))
             engine.decide(victim, rec.PREEMPTED, node=victim.node_name, preempted_by=preemptor.key)
         for pi in engine.nominator.pods_for_node(node):
             if pi.pod.priority < preemptor.priority:
                 engine.nominator.delete(pi.pod)
                 pi.pod.nominated_node_name = ""
         if post.victims:
-            engine.cluster_changed()
+            engine.cluster_changed(*deleted)
 
     def _failure(
-        self, info: QueuedPodInfo, cycle: int, message: str, nominate: str | None, rejectors: bool
+        self,
+        info: QueuedPodInfo,
+        cycle: int,
+        message: str,
+        nominate: str | None,
+        rejectors: set[str],
     ) -> None:
         """handleSchedulingFailure: requeue, then update the nomination."""
         engine = self.engine
         pod = info.pod
+        info.unschedulable_plugins = set(rejectors)
+        rejectors = rejectors | info.pending_plugins
         engine.last_message[pod.uid] = message
         if info.attempts >= MAX_ATTEMPTS:
+            engine.queue.done(pod.uid)
             engine.decide(pod, rec.UNSCHEDULABLE, message=message)
         else:
             engine.queue.add_unschedulable(
-                info, engine.queue.scheduling_cycle, engine.clock, rejectors
+                info, engine.queue.scheduling_cycle, engine.clock, bool(rejectors)
             )
         if nominate is not None:
             pod.nominated_node_name = nominate
@@ -207,8 +218,9 @@ class SchedulingCycle:
         by = status.plugin or "the framework"
         entry.explain.append(f"rejected at t={engine.clock:g}s by {by}: {status.message()}")
         pod.nominated_node_name = ""
-        self._failure(entry.info, 0, message, "", True)
-        engine.queue.move_all(engine.clock, exclude=pod.uid)
+        self._failure(entry.info, 0, message, "", {status.plugin} if status.plugin else set())
+        forgotten = PodEvent(DELETE, pod, entry.node)
+        engine.queue.move_all(engine.clock, exclude=pod.uid, event=forgotten)
 
     def _bind(
         self,
@@ -223,6 +235,8 @@ class SchedulingCycle:
         pod = info.pod
         status = fwk.run_pre_bind(state, pod, host)
         if status is None:
+            # Past PreBind no failure makes the pod unschedulable: its events stop here.
+            engine.queue.done(pod.uid)
             # A binder extender takes the place of the Bind plugins (extendersBinding).
             bound, status = engine.extenders.bind(pod, host)
             if not bound:
@@ -232,17 +246,19 @@ class SchedulingCycle:
             # requeued (so not itself); an error moves everything first.
             fwk.run_unreserve(state, pod, host)
             self._forget(pod, host)
+            forgotten = PodEvent(DELETE, pod, host)
             if status.is_rejected():
                 self._single_node_failure(info, 0, attempt, host, status)
-                engine.queue.move_all(engine.clock, exclude=pod.uid)
+                engine.queue.move_all(engine.clock, exclude=pod.uid, event=forgotten)
             else:
-                engine.cluster_changed()
+                engine.cluster_changed(forgotten)
                 self._single_node_failure(info, 0, attempt, host, status)
             return
         pod.start_time = engine.start_time_now()
         engine.decide(pod, rec.SCHEDULED, node=host)
-        engine.cluster_changed()
+        engine.cluster_changed(PodEvent(ADD, pod, host))
         fwk.run_post_bind(state, pod, host)
+        engine.pod_bound(pod)
         if activate is not None:
             self._activate(activate)
 
@@ -259,10 +275,10 @@ class SchedulingCycle:
             diag = Diagnosis(node_to_status={host: status})
             diag.add_plugin_status(status)
             message = str(FitError(info.pod, 1, diag))
-            rejectors = True
+            rejectors = diag.unschedulable_plugins
         else:
             message = status.message()
-            rejectors = False
+            rejectors = set()
         if attempt is not None:
             # The host was chosen, then Reserve, Permit or binding turned the pod away.
             attempt.result = rec.REJECTED

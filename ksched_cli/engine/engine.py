@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from ..api.meta import DEFAULT_TIME
 from ..api.pod import Pod
 from ..config.types import SchedulerConfig
-from ..extender.client import HTTPExtender
-from ..extender.scheduling import Extenders
+from ..extender.scheduling import Extenders, build_extenders
 from ..extender.transport import Transport
 from ..framework.interface import WaitingPod
 from ..framework.nominations import Nominations
@@ -23,6 +22,7 @@ from .nominator import Nominator
 from .pdb_status import fill_missing_statuses
 from .permit import PermitWaits
 from .queue import SchedulingQueue
+from .queueing_hints import PodEvent, ProfileHints
 from .runtime import Framework
 from .schedule_one import Sampler
 from .snapshot import Snapshot
@@ -53,8 +53,9 @@ class Engine:
     ):
         self.options = options or EngineOptions()
         self.config = config
+        self.features = config.features
         self._cluster = cluster
-        self._snapshot = Snapshot(cluster.nodes)
+        self._snapshot = Snapshot(cluster.nodes, self.features)
         self.clock = 0.0
         self.nominator = Nominator()
         self.plan = rec.Plan(
@@ -74,6 +75,10 @@ class Engine:
         self.queue = SchedulingQueue(
             less, float(config.pod_initial_backoff_seconds), float(config.pod_max_backoff_seconds)
         )
+        if self.features.queueing_hints:
+            self.queue.hints = ProfileHints(
+                self.frameworks, bool(self.extenders), self._cluster.namespace_labels
+            )
         self.queued: dict[str, QueuedPodInfo] = {}
         self._decided: dict[str, rec.Decision] = {}
         self.last_message: dict[str, str] = {}
@@ -82,12 +87,13 @@ class Engine:
         self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods))
         self.permits = PermitWaits(self)
         self.cycle = SchedulingCycle(self)
+        self._done = 0  # attempts so far, for progress
 
     def _extenders(self) -> Extenders:
         if self.options.extender_mode == "skip":
             return Extenders()
         transport = self.options.extender_transport
-        return Extenders([HTTPExtender(e, transport) for e in self.config.extender_configs])
+        return build_extenders(self.config.extender_configs, transport, self.config.source)
 
     # --- EngineServices -----------------------------------------------------------------
     @property
@@ -129,55 +135,87 @@ class Engine:
 
     def _enqueue_pending(self) -> None:
         for pod in self._cluster.pods:
-            if pod.node_name:
-                continue
-            fwk = self.frameworks.get(pod.scheduler_name)
-            if fwk is None:
-                self.decide(pod, rec.SKIPPED)
-                self.plan.decisions[
-                    -1
-                ].note = f'no profile has schedulerName "{pod.scheduler_name}"'
-                continue
-            info = QueuedPodInfo(pod=pod, timestamp=0.0)
-            self.queued[pod.uid] = info
-            if pod.nominated_node_name:
-                self.nominator.add(pod, pod.nominated_node_name)
-            gate = next(
-                (s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None),
-                None,
-            )
-            if gate is not None:
-                info.gated = True
-                self.decide(pod, rec.GATED, message=gate.message())
-                continue
-            self.queue.add_active(info)
+            if not pod.node_name:
+                self._enqueue(pod)
+
+    def _enqueue(self, pod: Pod) -> None:
+        fwk = self.frameworks.get(pod.scheduler_name)
+        if fwk is None:
+            self.decide(pod, rec.SKIPPED)
+            self.plan.decisions[-1].note = f'no profile has schedulerName "{pod.scheduler_name}"'
+            return
+        info = QueuedPodInfo(pod=pod, timestamp=self.clock)
+        self.queued[pod.uid] = info
+        if pod.nominated_node_name:
+            self.nominator.add(pod, pod.nominated_node_name)
+        gate = next(
+            (s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None),
+            None,
+        )
+        if gate is not None:
+            info.gated = True
+            self.decide(pod, rec.GATED, message=gate.message())
+            return
+        self.queue.add_active(info)
+
+    def add_pending(self, pod: Pod) -> None:
+        """A pod created while the engine runs (what-if scenarios, capacity copies):
+        the API server stores it and the scheduler queues it at the current time."""
+        self._cluster.pods.append(pod)
+        self.add_pending_pod(pod)
+
+    def add_pending_pod(self, pod: Pod) -> None:
+        """A pod created during the plan (already in ``cluster.pods``) enters the queue."""
+        self.pods_by_uid[pod.uid] = pod
+        self._enqueue(pod)
+
+    def pod_bound(self, pod: Pod) -> None:
+        """Controllers react to a binding (an OrderedReady StatefulSet's next ordinal)."""
+        hook = self._cluster.on_bound
+        if hook is not None:
+            for created in hook(pod, self.start_time_now()):
+                self.add_pending_pod(created)
 
     # --- the loop -------------------------------------------------------------------
     def run(self) -> rec.Plan:
+        self.start()
+        self.run_until()
+        return self.finish()
+
+    def start(self) -> None:
+        """Queue the input's pending pods (run() does this; incremental drivers call it)."""
         self._enqueue_pending()
-        done = 0
+
+    def run_until(self, limit: float | None = None) -> None:
+        """Schedule until nothing is left to do before simulated time ``limit`` (None: at
+        all); with a limit, the clock then stands at ``limit``."""
         while True:
             info = self.queue.pop()
             if info is None:
-                if not self._advance_clock():
+                if not self._advance_clock(limit):
                     break
                 continue
             self.cycle.attempt(info)
-            done += 1
+            self._done += 1
             if self.options.progress is not None:
-                self.options.progress(done, len(self.queued))
+                self.options.progress(self._done, len(self.queued))
+        if limit is not None and limit > self.clock:
+            self.clock = self.queue.now = limit
+
+    def finish(self) -> rec.Plan:
+        """Pods still waiting end Unschedulable; the plan is complete."""
         self._finish()
         self.plan.warnings.extend(self.extenders.warnings)
         self.plan.end_time = self.clock
         return self.plan
 
-    def _advance_clock(self) -> bool:
+    def _advance_clock(self, limit: float | None = None) -> bool:
         candidates = [
             t
             for t in (self.queue.next_backoff_expiry(), self.cycle.next_deadline())
             if t is not None
         ]
-        if not candidates:
+        if not candidates or (limit is not None and min(candidates) > limit):
             return False
         self.clock = max(self.clock, min(candidates))
         self.queue.now = self.clock
@@ -211,9 +249,28 @@ class Engine:
         self._cluster.pods.remove(pod)
         self.queue.delete(pod.uid)
 
-    def cluster_changed(self) -> None:
-        """A pod was bound, deleted or unreserved: every unschedulable pod moves."""
-        self.queue.move_all(self.clock)
+    def rebuild_snapshot(self) -> None:
+        """Nodes were added, removed or changed: a new node tree and columns, each node
+        keeping its pods in their order (what-if scenarios)."""
+        old = self._snapshot
+        self._snapshot = Snapshot(self._cluster.nodes)
+        for info in self._snapshot.node_infos:
+            previous = old.get(info.name)
+            for pod_info in previous.pods if previous is not None else ():
+                info.add_pod(pod_info.pod)
+        self.plan.node_count = len(self._cluster.nodes)
+
+    def cluster_changed(self, *events: PodEvent) -> None:
+        """A pod was bound, deleted or unreserved: unschedulable pods move.
+
+        Without queueing hints (v1.30) every one moves, once; with hints (v1.32+) each
+        event moves the pods its hints name (an empty ``events`` still moves all).
+        """
+        if self.queue.hints is None or not events:
+            self.queue.move_all(self.clock)
+            return
+        for event in events:
+            self.queue.move_all(self.clock, event=event)
 
     def start_time_now(self) -> float:
         return DEFAULT_TIME + self.clock

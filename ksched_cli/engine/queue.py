@@ -9,10 +9,22 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from itertools import count
+from typing import Protocol
 
 from ..framework.types import QueuedPodInfo
+from .queueing_hints import AFTER_BACKOFF, IMMEDIATELY, SKIP, PodEvent
 
 LessFunc = Callable[[QueuedPodInfo, QueuedPodInfo], bool]
+
+
+class Hints(Protocol):
+    """Queueing hints of the profiles (v1.32+); see engine/queueing_hints.py."""
+
+    def of_interest(self, event: PodEvent) -> bool: ...
+
+    def worth_requeuing(self, info: QueuedPodInfo, event: PodEvent) -> str: ...
+
+    def concerns(self, info: QueuedPodInfo, event: PodEvent) -> bool: ...
 
 
 class _Entry:
@@ -41,6 +53,9 @@ class SchedulingQueue:
         self._in_active: set[str] = set()
         # uid -> sequence number of its live backoffQ entry; older entries are stale.
         self._in_backoff: dict[str, int] = {}
+        # With queueing hints (v1.32+): the events seen while each popped pod was in flight.
+        self.hints: Hints | None = None
+        self._in_flight: dict[str, list[PodEvent]] = {}
 
     # --- entering the queue ------------------------------------------------------------
     def add_active(self, info: QueuedPodInfo) -> None:
@@ -64,12 +79,45 @@ class SchedulingQueue:
     def add_unschedulable(
         self, info: QueuedPodInfo, pod_cycle: int, now: float, has_rejectors: bool
     ) -> None:
-        """AddUnschedulableIfNotPresent without queueing hints (the v1.30 default)."""
+        """AddUnschedulableIfNotPresent; without queueing hints as v1.30 does."""
         info.timestamp = now
-        if self.move_request_cycle >= pod_cycle or not has_rejectors:
+        events = self._in_flight.pop(info.pod.uid, [])
+        if self.hints is not None:
+            self._requeue(info, self._in_flight_strategy(info, events, self.hints), now)
+        elif self.move_request_cycle >= pod_cycle or not has_rejectors:
             self._add_backoff(info)
         else:
             self.unschedulable[info.pod.uid] = info
+
+    def _in_flight_strategy(
+        self, info: QueuedPodInfo, events: list[PodEvent], hints: Hints
+    ) -> str:
+        """determineSchedulingHintForInFlightPod."""
+        if not info.unschedulable_plugins and not info.pending_plugins:
+            return AFTER_BACKOFF
+        strategy = SKIP
+        for event in events:
+            found = hints.worth_requeuing(info, event)
+            if found == IMMEDIATELY:
+                return IMMEDIATELY
+            if found == AFTER_BACKOFF:
+                strategy = AFTER_BACKOFF
+                if not info.pending_plugins:
+                    return strategy
+        return strategy
+
+    def _requeue(self, info: QueuedPodInfo, strategy: str, now: float) -> None:
+        """requeuePodViaQueueingHint."""
+        if strategy == SKIP:
+            self.unschedulable[info.pod.uid] = info
+        elif strategy == AFTER_BACKOFF and self.is_backing_off(info, now):
+            self._add_backoff(info)
+        else:
+            self.add_active(info)
+
+    def done(self, uid: str) -> None:
+        """The pod left the scheduling and binding cycle: stop collecting its events."""
+        self._in_flight.pop(uid, None)
 
     # --- leaving the queue ----------------------------------------------------------
     def pop(self) -> QueuedPodInfo | None:
@@ -80,10 +128,16 @@ class SchedulingQueue:
             self._in_active.discard(info.pod.uid)
             self.scheduling_cycle += 1
             info.attempts += 1
+            if self.hints is not None:
+                self._in_flight[info.pod.uid] = []
+                # Each attempt starts afresh (activeQueue.unlockedPop clears the sets).
+                info.unschedulable_plugins = set()
+                info.pending_plugins = set()
             return info
         return None
 
     def delete(self, uid: str) -> None:
+        self._in_flight.pop(uid, None)
         self._in_active.discard(uid)
         self._in_backoff.pop(uid, None)
         self.unschedulable.pop(uid, None)
@@ -103,8 +157,14 @@ class SchedulingQueue:
     def is_backing_off(self, info: QueuedPodInfo, now: float) -> bool:
         return self.backoff_expiry(info) > now
 
-    def move_all(self, now: float, exclude: str = "") -> None:
-        """MoveAllToActiveOrBackoffQueue: every unschedulable pod moves, the cycle is marked."""
+    def move_all(self, now: float, exclude: str = "", event: PodEvent | None = None) -> None:
+        """MoveAllToActiveOrBackoffQueue: every unschedulable pod moves, the cycle is marked.
+
+        With queueing hints the ``event`` decides who moves (``_move_with_hints``).
+        """
+        if self.hints is not None and event is not None:
+            self._move_with_hints(now, exclude, event, self.hints)
+            return
         for info in list(self.unschedulable.values()):
             if info.pod.uid == exclude:
                 continue
@@ -113,6 +173,39 @@ class SchedulingQueue:
             else:
                 self.add_active(info)
         self.move_request_cycle = self.scheduling_cycle
+
+    def move_on_event(
+        self, now: float, worth: Callable[[QueuedPodInfo], bool]
+    ) -> list[QueuedPodInfo]:
+        """movePodsToActiveOrBackoffQueue for one cluster event of interest: the pods
+        ``worth`` accepts move (to backoffQ while backing off); the cycle is marked."""
+        moved = []
+        for info in list(self.unschedulable.values()):
+            if not worth(info):
+                continue
+            if self.is_backing_off(info, now):
+                self._add_backoff(info)
+            else:
+                self.add_active(info)
+            moved.append(info)
+        self.move_request_cycle = self.scheduling_cycle
+        return moved
+
+    def _move_with_hints(self, now: float, exclude: str, event: PodEvent, hints: Hints) -> None:
+        """movePodsToActiveOrBackoffQueue with hints, then record the in-flight event."""
+        if not hints.of_interest(event):
+            return
+        for info in list(self.unschedulable.values()):
+            if info.pod.uid == exclude or not hints.concerns(info, event):
+                continue
+            strategy = hints.worth_requeuing(info, event)
+            if strategy == SKIP:
+                continue
+            del self.unschedulable[info.pod.uid]
+            self._requeue(info, strategy, now)
+        self.move_request_cycle = self.scheduling_cycle
+        for events in self._in_flight.values():
+            events.append(event)
 
     def activate(self, uid: str) -> bool:
         """Activate: a pod in unschedulablePods or backoffQ goes to activeQ at once."""

@@ -24,6 +24,7 @@ from ..framework.types import (
     PreFilterResult,
 )
 from ..plugins.registry import build_plugin
+from ..versions.features import Features
 from .records import ScoreTable
 
 MAX_PERMIT_TIMEOUT = 15 * 60.0
@@ -37,6 +38,9 @@ class EngineServices(Protocol):
 
     @property
     def cluster(self) -> Any: ...
+
+    @property
+    def features(self) -> Features: ...
 
     def now(self) -> float: ...
 
@@ -105,6 +109,10 @@ class Framework:
     def cluster(self) -> Any:
         return self._services.cluster
 
+    @property
+    def features(self) -> Features:
+        return self._services.features
+
     def now(self) -> float:
         return self._services.now()
 
@@ -167,8 +175,8 @@ class Framework:
                     with_nodes.append(pl.name)
                 result = res if result is None else result.merge(res)
                 if result is not None and result.node_names is not None and not result.node_names:
-                    return result, _disjoint_pre_filter_results(with_nodes)
-            return result, returned
+                    return _named(result, with_nodes), _disjoint_pre_filter_results(with_nodes)
+            return _named(result, with_nodes), returned
         finally:
             state.skip_filter_plugins = skip
             state.active_filters = [pl for pl in self.filter_plugins if pl.name not in skip]
@@ -394,6 +402,13 @@ def filter_failure(plugin: str, status: Status) -> Status:
         status = as_error(f'running "{plugin}" filter plugin: {status.message()}')
     status.plugin = plugin
     return status
+
+
+def _named(result: PreFilterResult | None, plugins: list[str]) -> PreFilterResult | None:
+    """The merged result, naming the plugins that narrowed it."""
+    if result is None or not plugins:
+        return result
+    return PreFilterResult(result.node_names, tuple(plugins))
 
 
 def _disjoint_pre_filter_results(plugins: list[str]) -> Status:

@@ -14,7 +14,7 @@ from ..extender.transport import ExtenderError
 from ..framework.columns import IntArray
 from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
-from ..framework.status import Code
+from ..framework.status import Code, Status
 from ..framework.types import Diagnosis, FitError
 from .masks import walk_with_masks
 from .records import ScoreTable
@@ -84,6 +84,10 @@ def _find_nodes_that_fit(
     diagnosis = Diagnosis()
     all_nodes = snapshot.list()
     pre_result, status = fwk.run_pre_filter(state, pod)
+    absent_nodes = fwk.features.absent_nodes_status
+    if absent_nodes and pre_result is not None:
+        # v1.32+: the plugins that narrowed the node set count as rejectors.
+        diagnosis.unschedulable_plugins.update(pre_result.plugins)
     if status is not None and status.code != Code.SUCCESS:
         if not status.is_rejected():
             raise SchedulingError(status.message())
@@ -105,6 +109,10 @@ def _find_nodes_that_fit(
     if pre_result is not None and pre_result.node_names is not None:
         allowed = pre_result.node_names
         nodes = [ni for ni in all_nodes if ni.name in allowed]
+        if absent_nodes:
+            names = sorted(pre_result.plugins)
+            reason = f"node(s) didn't satisfy plugin(s) [{' '.join(names)}]"
+            diagnosis.absent_status = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason)
     feasible = _find_nodes_that_pass_filters(fwk, sampler, state, pod, diagnosis, nodes)
     processed = len(feasible) + len(diagnosis.node_to_status)
     sampler.next_start_node_index = (sampler.next_start_node_index + processed) % len(all_nodes)

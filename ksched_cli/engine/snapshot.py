@@ -9,6 +9,7 @@ import numpy as np
 from ..api.node import Node
 from ..framework.columns import NodeColumns
 from ..framework.nodeinfo import ImageStateSummary, NodeInfo
+from ..versions.features import V130, Features
 
 ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
 REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region")
@@ -64,10 +65,12 @@ def image_states(nodes: Sequence[Node]) -> dict[str, dict[str, ImageStateSummary
 class Snapshot:
     """The live node infos in node-tree order (kube-scheduler's cache snapshot)."""
 
-    def __init__(self, nodes: Iterable[Node]) -> None:
+    def __init__(self, nodes: Iterable[Node], features: Features = V130) -> None:
         ordered = node_tree_order(nodes)
         images = image_states(ordered)
-        self.node_infos: list[NodeInfo] = [NodeInfo(n, images[n.name]) for n in ordered]
+        self.node_infos: list[NodeInfo] = [
+            NodeInfo(n, images[n.name], features) for n in ordered
+        ]
         self.by_name: dict[str, NodeInfo] = {ni.name: ni for ni in self.node_infos}
         self.columns = NodeColumns(self.node_infos)
         for i, ni in enumerate(self.node_infos):

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..api.pod import Pod
+from ..versions.features import Features
 from .columns import BoolArray, IntArray, NodeColumns
 from .cycle_state import CycleState
 from .nodeinfo import NodeInfo
@@ -181,6 +182,11 @@ class Handle(Protocol):
 
     def now(self) -> float:
         """The simulated clock, in seconds since the start of the plan."""
+        ...
+
+    @property
+    def features(self) -> Features:
+        """The behaviour switches of the kube-scheduler release replayed."""
         ...
 
     def namespace_labels(self, namespace: str) -> Mapping[str, str]: ...

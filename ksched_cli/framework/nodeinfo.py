@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..api.node import Node
-from ..api.pod import Pod
+from ..api.pod import ContainerPort, Pod
 from ..api.resources import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_scalar_resource
+from ..versions.features import V130, Features
 from .podinfo import PodInfo, pod_info
 
 if TYPE_CHECKING:
@@ -137,11 +138,27 @@ def _remove_from(pods: list[PodInfo], uid: str) -> bool:
     return False
 
 
+def used_port_list(pod: Pod, sidecars: bool) -> list[ContainerPort]:
+    """Every port of the pod's containers (schedutil.GetHostPorts filters host ports later).
+
+    From v1.34 the ports of restartable init containers (sidecars) come first.
+    """
+    ports: list[ContainerPort] = []
+    if sidecars:
+        for c in pod.init_containers:
+            if c.restart_policy == "Always":
+                ports.extend(c.ports)
+    for c in pod.containers:
+        ports.extend(c.ports)
+    return ports
+
+
 class NodeInfo:
     __slots__ = (
         "allocatable",
         "column_index",
         "columns",
+        "features",
         "generation",
         "image_states",
         "name",
@@ -156,9 +173,14 @@ class NodeInfo:
     )
 
     def __init__(
-        self, node: Node, image_states: dict[str, ImageStateSummary] | None = None
+        self,
+        node: Node,
+        image_states: dict[str, ImageStateSummary] | None = None,
+        features: Features = V130,
     ) -> None:
         self.node = node
+        # Release switches for how a pod's requests and ports count (NodeInfo.AddPod).
+        self.features = features
         self.name = node.name
         self.allocatable = Resource.from_list(node.allocatable)
         self.requested = Resource()
@@ -195,15 +217,19 @@ class NodeInfo:
 
     def _update(self, pod: Pod, sign: int) -> None:
         add_requests(self.requested, pod, sign)
-        cpu, mem = pod.cache_non_zero
+        if self.features.sidecar_non_zero_requested:
+            # v1.32+: PodRequests with the non-zero defaults, so sidecars add up.
+            cpu = pod.non_zero_requests.get(CPU, 0)
+            mem = pod.non_zero_requests.get(MEMORY, 0)
+        else:
+            cpu, mem = pod.cache_non_zero
         self.non_zero_requested.milli_cpu += sign * cpu
         self.non_zero_requested.memory += sign * mem
-        for container in pod.containers:
-            for port in container.ports:
-                if sign > 0:
-                    self.used_ports.add(port.host_ip, port.protocol, port.host_port)
-                else:
-                    self.used_ports.remove(port.host_ip, port.protocol, port.host_port)
+        for port in used_port_list(pod, self.features.nodeports_sidecars):
+            if sign > 0:
+                self.used_ports.add(port.host_ip, port.protocol, port.host_port)
+            else:
+                self.used_ports.remove(port.host_ip, port.protocol, port.host_port)
         for volume in pod.volumes:
             if volume.claim_name is None:
                 continue
@@ -222,6 +248,7 @@ class NodeInfo:
         copy = NodeInfo.__new__(NodeInfo)
         copy.node = self.node
         copy.name = self.name
+        copy.features = self.features
         copy.allocatable = self.allocatable
         copy.requested = self.requested.clone()
         copy.non_zero_requested = self.non_zero_requested.clone()

@@ -21,6 +21,9 @@ class PreFilterResult:
     """A set of node names the pod may go to; ``None`` node_names means all nodes."""
 
     node_names: frozenset[str] | None = None
+    # The PreFilter plugins that narrowed the set (set by the framework on the merged
+    # result; v1.32+ names them for the nodes left out and counts them as rejectors).
+    plugins: tuple[str, ...] = ()
 
     def all_nodes(self) -> bool:
         return self.node_names is None
@@ -57,6 +60,9 @@ class NodeScore:
 @dataclass
 class Diagnosis:
     node_to_status: dict[str, Status] = field(default_factory=dict)
+    # v1.32+ NodeToStatus: the status of every node not in node_to_status (None: v1.30,
+    # where such nodes are left out of the message).
+    absent_status: Status | None = None
     unschedulable_plugins: set[str] = field(default_factory=set)
     pending_plugins: set[str] = field(default_factory=set)
     pre_filter_msg: str = ""
@@ -89,6 +95,10 @@ class FitError(Exception):
             statuses = diag.node_to_status.values()
             histogram = Counter(chain.from_iterable(s.reasons for s in statuses))
             histogram.update(s.error for s in statuses if s.error is not None)
+            absent = self.num_all_nodes - len(diag.node_to_status)
+            if diag.absent_status is not None and absent > 0:
+                for reason in diag.absent_status.reasons:
+                    histogram[reason] += absent
             parts = sorted(f"{count} {reason}" for reason, count in histogram.items())
             if parts:
                 msg += " " + ", ".join(parts) + "."

@@ -109,19 +109,19 @@ class Decoded(NamedTuple):
     duplicates: list[Duplicate]
 
 
-def read_documents(path: Path) -> Decoded:
-    """The file's text, documents and repeated mapping keys.
+def read_documents(path: Path, text: str | None = None) -> Decoded:
+    """The file's text (or ``text``, for standard input), documents and repeated keys.
 
     JSON (what ``kubectl get -o json`` writes) goes through the json module, several
     times faster than a YAML parser; YAML through ``fastyaml``. Whatever those reject
     is read by the standard loader, which reports errors with their position.
     Nesting deeper than ``fastyaml.MAX_DEPTH`` is refused on every path.
     """
-    return decode_text(read_text(path), str(path))
+    return decode_text(read_text(path) if text is None else text, str(path))
 
 
 def decode_text(text: str, name: str) -> Decoded:
-    """``read_documents`` for text at hand (a file's, or standard input's under ``name``)."""
+    """``read_documents`` for text at hand, named ``name`` in messages."""
     duplicates: list[Duplicate] = []
     try:
         if text.lstrip()[:1] == "{":

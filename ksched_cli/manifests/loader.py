@@ -4,12 +4,13 @@ Documents are decoded on the fast path (json module, ``fastyaml`` over PyYAML's 
 parser, ``yamlio.load_documents`` as the fallback), checked as the API server would
 (repeated keys, unknown fields, values: ``checks``) and parsed object by object;
 positions are looked up only when something is wrong. Every problem of every file is
-reported, one positioned line each (up to ``MAX_REPORTED``), and nothing is planned.
+reported, one positioned line each (``problems``), and nothing is planned.
 """
 
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -17,8 +18,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..api.fields import Raw, type_name
+from ..api.namespaces import parse_limit_range, parse_namespace
 from ..api.node import parse_node
-from ..api.pod import parse_pod
+from ..api.pod import Pod, parse_pod
 from ..api.podgroup import POD_GROUP_API_VERSION, parse_pod_group
 from ..api.policy import parse_pdb, parse_priority_class
 from ..api.storage import (
@@ -29,10 +31,12 @@ from ..api.storage import (
 )
 from ..api.workloads import parse_workload
 from ..engine.cluster import Cluster
-from ..errors import KschedError, KschedErrors, Location, ObjectError
+from ..errors import KschedError, Location, ObjectError
+from ..readers import read_stdin_text
 from ..yamlio import read_text
 from .admission import (
     SYSTEM_PRIORITY_CLASSES,
+    Admission,
     admit_claim,
     admit_pod,
     default_priority_class,
@@ -42,6 +46,7 @@ from .checks import check_object, duplicate_problem
 from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
 from .positions import field_position
+from .problems import ProblemList, duplicate_error, is_list
 
 
 @dataclass
@@ -106,29 +111,73 @@ KINDS: Mapping[str, KindSpec] = {
     ),
     "CSINode": KindSpec("storage.k8s.io/v1", False, parse_csi_node, _put("csi_nodes")),
     "PodGroup": KindSpec(POD_GROUP_API_VERSION, True, parse_pod_group, _put("pod_groups")),
+    "Deployment": KindSpec("apps/v1", True, _workload("Deployment"), _append("deployments")),
+    "DaemonSet": KindSpec("apps/v1", True, _workload("DaemonSet"), _append("daemon_sets")),
+    "Job": KindSpec("batch/v1", True, _workload("Job"), _append("jobs")),
+    "CronJob": KindSpec("batch/v1", True, _workload("CronJob"), _append("cron_jobs")),
+    "Namespace": KindSpec("v1", False, parse_namespace, _put("namespaces")),
+    "LimitRange": KindSpec("v1", True, parse_limit_range, _append("limit_ranges")),
 }
 READ_KINDS = ", ".join(KINDS)
 FINISHED_PHASES = ("Succeeded", "Failed")
-# Problems listed with their positions; past this many only their number is given.
-MAX_REPORTED = 100
+STDIN = "-"
+# How standard input is named in messages.
+STDIN_PATH = Path("<stdin>")
+_stdin_text: str | None = None
 
 
-def load_cluster(paths: Sequence[str], *, checks: bool = True) -> LoadResult:
-    """Every object of ``paths`` (files and directories), in load order; see semantics.md §1.
+def stdin_text() -> str:
+    """Standard input, read once (``plan - cluster/``; diff may name it for both sides),
+    within the input size limit."""
+    global _stdin_text
+    if _stdin_text is None:
+        _stdin_text = read_stdin_text()
+    return _stdin_text
+
+
+def manifest_sources(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
+    """``manifest_files`` of each path, ``-`` standing for standard input."""
+    files: list[Path] = []
+    warnings: list[str] = []
+    for path in paths:
+        if path == STDIN:
+            if STDIN_PATH not in files:
+                files.append(STDIN_PATH)
+            continue
+        found, warned = manifest_files([path])
+        files += [f for f in found if f not in files]
+        warnings += warned
+    return files, warnings
+
+
+def load_cluster(
+    paths: Sequence[str], reconcile_workloads: bool = True, *, checks: bool = True
+) -> LoadResult:
+    """Every object of ``paths`` (files, directories, ``-``), in load order; see
+    semantics.md §1. Workload objects then become their pods (``controllers.reconcile``).
 
     ``checks=False`` skips the API server's checks (repeated keys, unknown fields, value
     rules); only the benchmark of their cost uses it.
     """
-    files, warnings = manifest_files(paths)
+    files, warnings = manifest_sources(paths)
     builder = _Builder(checks)
     with _gc_paused():
-        for path in files:
-            builder.add_file(path)
-        if builder.problems:
-            problems = builder.problems
-            raise problems[0] if len(problems) == 1 and not builder.hidden else KschedErrors(
-                problems, builder.hidden
-            )
+        builder.add_files(files)
+        builder.finish()
+        if reconcile_workloads:
+            builder.reconcile()
+    return LoadResult(builder.cluster, warnings + builder.warnings)
+
+
+def load_into(paths: Sequence[str], base: Cluster) -> LoadResult:
+    """Objects to create in ``base`` (what-if scenarios): pods are admitted with its
+    PriorityClasses too, and bound pods may name its nodes."""
+    files, warnings = manifest_files(paths)
+    builder = _Builder()
+    builder.cluster.priority_classes.update(base.priority_classes)
+    builder.known_nodes = {n.name for n in base.nodes}
+    with _gc_paused():
+        builder.add_files(files)
         builder.finish()
     return LoadResult(builder.cluster, warnings + builder.warnings)
 
@@ -157,6 +206,15 @@ def describe(kind: str, raw: Any, namespaced: bool) -> str:
     assert isinstance(meta, Mapping)
     namespace = meta.get("namespace")
     return f"{kind} {namespace if isinstance(namespace, str) and namespace else 'default'}/{name}"
+
+
+def _describe_any(raw: Any) -> str:
+    """``describe`` for a decoded document of any kind (read or not)."""
+    kind = raw.get("kind") if isinstance(raw, Mapping) else None
+    if not isinstance(kind, str) or not kind:
+        return "object"
+    spec = KINDS.get(kind)
+    return describe(kind, raw, spec.namespaced if spec else True)
 
 
 def object_key(raw: Raw, namespaced: bool) -> str:
@@ -201,21 +259,29 @@ class _Builder:
         # Parallel to cluster.pods: origin and whether spec.priority was written.
         self._pod_origins: list[Origin] = []
         self._explicit_priority: list[bool] = []
-        self._ignored: dict[tuple[str, str | None], int] = {}
-        self.problems: list[KschedError] = []
-        self.hidden = 0  # problems found beyond MAX_REPORTED
+        self._ignored: Counter[tuple[str, str | None]] = Counter()
+        self.problems = ProblemList()
         self._finished_pods = 0
         self._path: Path | None = None  # the file being read, whose text is self._text
         self._text = ""
         # Documents per file, to find an erroneous document without parsing those before it.
         self._documents: dict[Path, int] = {}
+        # Nodes that exist outside these files (load_into), which bound pods may name.
+        self.known_nodes: set[str] = set()
+
+    def add_files(self, files: Sequence[Path]) -> None:
+        """Read every file; then, if any had a problem, raise them all (nothing is built)."""
+        for path in files:
+            self.add_file(path)
+        self.problems.raise_any()
 
     def add_file(self, path: Path) -> None:
         self._path = path
+        text = stdin_text() if path == STDIN_PATH else None
         try:
-            self._text, documents, duplicates = read_documents(path)
+            self._text, documents, duplicates = read_documents(path, text)
         except KschedError as exc:
-            self._record(exc)
+            self.problems.record(exc)
             return
         self._documents[path] = len(documents)
         for duplicate in duplicates if self.checks else ():
@@ -224,11 +290,10 @@ class _Builder:
             documents[index] = None  # the decoded form is garbage once parsed: free it early
             if document is not None:
                 self._add_document(document, path, index)
-        self._flush_warnings(path)
         self._path, self._text = None, ""
 
     def _add_document(self, document: Any, path: Path, index: int) -> None:
-        if isinstance(document, Mapping) and _is_list(document):
+        if isinstance(document, Mapping) and is_list(document):
             items = document.get("items")
             if items is not None and not isinstance(items, list):
                 origin = Origin(path, index, None)
@@ -260,8 +325,7 @@ class _Builder:
         # No apiVersion is taken as the expected one; another API group's kind of the same
         # name (Volcano's PodGroup) is not the object ksched reads.
         if spec is None or (api is not None and api != spec.api_version):
-            ignored = (kind, None if spec is None else str(api))
-            self._ignored[ignored] = self._ignored.get(ignored, 0) + 1
+            self._ignored[(kind, None if spec is None else str(api))] += 1
             return
         if kind == "Pod" and _finished(raw):
             # kube-scheduler's pod informer filters out Succeeded and Failed pods.
@@ -299,99 +363,94 @@ class _Builder:
         spec.store(self.cluster, key, obj)
 
     def _add_duplicate(self, duplicate: Duplicate, document: Any, path: Path) -> None:
-        in_list = isinstance(document, Mapping) and _is_list(document)
-        item, problem = duplicate_problem(duplicate, in_list)
-        raw = document
-        if item is not None and isinstance(document, Mapping):
-            items = document.get("items")
-            raw = items[item] if isinstance(items, list) and item < len(items) else None
-        kind = raw.get("kind") if isinstance(raw, Mapping) else None
-        spec = KINDS.get(kind) if isinstance(kind, str) else None
-        what = describe(kind, raw, spec.namespaced if spec else True) if kind else "object"
-        if not duplicate.line:  # position unknown: the usual lookup (first occurrence)
-            self._report(Origin(path, duplicate.document, item), what, problem.field,
-                         problem.message)
-            return
-        if self._full():
-            return
-        number = duplicate.document + 1
-        shown = f"items[{item}].{problem.field}" if item is not None else problem.field
-        location = Location(str(path), duplicate.line, duplicate.column, number)
-        self._record(KschedError(problem.message, location, f"{what} (document {number}): {shown}"))
-
-    def _full(self) -> bool:
-        if len(self.problems) < MAX_REPORTED:
-            return False
-        self.hidden += 1
-        return True
+        item, what, error = duplicate_error(duplicate, document, path, _describe_any)
+        if error is not None:
+            self.problems.record(error)
+        else:  # not placed by the decoder: looked up as any field is
+            origin = Origin(path, duplicate.document, item)
+            field = duplicate_problem(duplicate, item is not None)[1]
+            self._report(origin, what, field.field, field.message)
 
     def _report(self, origin: Origin, what: str, field_path: str, message: str) -> None:
         """Record one problem; its position is looked up only while the list is not full."""
-        if not self._full():
-            self._record(self._error(origin, what, field_path, message))
-
-    def _record(self, error: KschedError) -> None:
-        if not self._full():
-            self.problems.append(error)
+        self.problems.report(lambda: self._error(origin, what, field_path, message))
 
     def _error(self, origin: Origin, what: str, field_path: str, message: str) -> KschedError:
         text = self._text if origin.path == self._path else None
+        if text is None and origin.path == STDIN_PATH:
+            text = stdin_text()
         documents = self._documents.get(origin.path)
         return positioned_error(origin, what, field_path, message, text, documents)
 
-    def _flush_warnings(self, path: Path) -> None:
-        for (kind, api), count in self._ignored.items():
-            self.warnings.append(f"{path}: {_ignored_message(kind, api, count)}")
+    def _summary_warnings(self) -> None:
+        """One line for every object ksched does not read, one for finished pods."""
+        if self._ignored:
+            parts = [f"{kind} ({count})" if api is None
+                     else f"{kind} with apiVersion {api} ({count}; ksched reads "
+                     f"{KINDS[kind].api_version})"
+                     for (kind, api), count in sorted(self._ignored.items(),
+                                                      key=lambda i: (i[0][0], i[0][1] or ""))]
+            total = sum(self._ignored.values())
+            self.warnings.append(
+                f"ignoring {total} object(s) ksched does not use: {', '.join(parts)} "
+                f"(ksched reads {READ_KINDS})"
+            )
         if self._finished_pods:
             self.warnings.append(
-                f"{path}: ignoring {self._finished_pods} Pod(s) in phase Succeeded or Failed "
+                f"ignoring {self._finished_pods} Pod(s) in phase Succeeded or Failed "
                 "(kube-scheduler does not see finished pods)"
             )
-        self._ignored = {}
-        self._finished_pods = 0
 
     def finish(self) -> None:
         """Cross-object steps, once every file is read: admission and references."""
+        self._summary_warnings()
         cluster = self.cluster
         classes = {**SYSTEM_PRIORITY_CLASSES, **cluster.priority_classes}
         default = default_priority_class(cluster.priority_classes)
+        admission = Admission.of(cluster)
         nodes = self._seen["Node"]
         uids: dict[str, str] = {}
+        kept: list[Pod] = []
+        orphaned: Counter[str] = Counter()
         for pod, origin, explicit in zip(
             cluster.pods, self._pod_origins, self._explicit_priority, strict=True
         ):
             try:
+                if pod.node_name and pod.node_name not in nodes and (
+                    pod.node_name not in self.known_nodes
+                ):
+                    orphaned[pod.node_name] += 1
+                    continue
+                if not pod.node_name:
+                    pod = admission.limit_ranger(pod)
                 admit_pod(pod, explicit, classes, default)
-                if pod.node_name and pod.node_name not in nodes:
-                    problem = f'no Node named "{pod.node_name}" in the input'
-                    raise ObjectError("spec.nodeName", problem)
                 other = uids.setdefault(pod.uid, pod.key)
                 if other != pod.key:
                     raise ObjectError("metadata.uid",
                                       f'Duplicate value: "{pod.uid}": also the uid of Pod {other}')
             except ObjectError as exc:
                 raise self._error(origin, f"Pod {pod.key}", exc.field, exc.message) from None
+            kept.append(pod)
+        cluster.pods[:] = kept
+        if orphaned:
+            names = ", ".join(sorted(orphaned))
+            self.warnings.append(
+                f"leaving out {sum(orphaned.values())} running Pod(s) bound to Node(s) absent "
+                f"from the input: {names}"
+            )
         default_class = default_storage_class(cluster.storage_classes)
         for claim in cluster.persistent_volume_claims.values():
             admit_claim(claim, default_class)
 
+    def reconcile(self) -> None:
+        """Workload objects become the pods their controllers would create."""
+        # Imported here: the controllers use this package's admission module.
+        from ..controllers import reconcile
 
-def _is_list(document: Mapping[str, Any]) -> bool:
-    kind = document.get("kind")
-    if not isinstance(kind, str):
-        return False
-    return kind == "List" or (kind.endswith("List") and "items" in document)
+        result = reconcile(self.cluster)
+        self.warnings += result.notes
 
 
 def _finished(raw: Raw) -> bool:
     status = raw.get("status")
     return isinstance(status, Mapping) and status.get("phase") in FINISHED_PHASES
-
-
-def _ignored_message(kind: str, api: str | None, count: int) -> str:
-    head = f"ignoring {count} object(s) of kind {kind}"
-    if api is not None:
-        return f"{head} with apiVersion {api} (ksched reads {kind} {KINDS[kind].api_version})"
-    if kind == "Namespace":
-        return f"{head} (namespaces are implicit, with only the kubernetes.io/metadata.name label)"
-    return f"{head} (ksched reads {READ_KINDS})"

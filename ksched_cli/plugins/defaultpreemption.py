@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..api.pod import PREEMPT_NEVER, Pod
 from ..api.policy import PodDisruptionBudget
@@ -18,7 +19,13 @@ from .preemption_victims import (
     lower_priority_in_visit_order,
     reprieve,
 )
-from .resource_only import resource_only, screen_dry_runs, select_victims_by_resources
+from .resource_only import (
+    fit_decides_first,
+    inert_checked_filters,
+    resource_only,
+    screen_dry_runs,
+    select_victims_by_resources,
+)
 
 NAME = "DefaultPreemption"
 NO_VICTIMS = "No preemption victims found for incoming pod"
@@ -30,13 +37,20 @@ class Plugin:
     def __init__(self, args: DefaultPreemptionArgs | None, handle: Handle) -> None:
         self.args = args or DefaultPreemptionArgs()
         self.handle = handle
-        # Decided once per PostFilter: dry runs may work on resource numbers alone.
+        # Decided once per PostFilter: dry runs may work on resource numbers alone,
+        # everywhere or on nodes whose moving pods these filters ignore.
         self._resource_only = False
+        self._inert_checked: list[Any] | None = None
+        self._inert: dict[str, bool] = {}
 
     def post_filter(
         self, state: CycleState, pod: Pod, filtered: Mapping[str, Status]
     ) -> tuple[PostFilterResult | None, Status | None]:
         self._resource_only = resource_only(self.handle, state)
+        self._inert_checked = (
+            None if self._resource_only else inert_checked_filters(self.handle, state)
+        )
+        self._inert = {}
         evaluator = Evaluator(self.handle, self, state)
         result, status = evaluator.preempt(pod, filtered)
         if result is not None:
@@ -78,7 +92,36 @@ class Plugin:
     ) -> tuple[list[Pod], int, Status | None]:
         if self._resource_only:
             return select_victims_by_resources(self.handle, state, pod, node_info, pdbs)
+        movers = self._movers(state, pod, node_info)
+        if movers is not None:
+            checked = self._inert_checked or ()
+            return select_victims_by_resources(
+                self.handle, state, pod, node_info, pdbs, movers, checked
+            )
         return self._select_victims(state.clone(), pod, node_info.clone(), pdbs)
+
+    def _movers(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> frozenset[str] | None:
+        """The lower-priority pods whose removal changes a pod-dependent filter's state;
+        None when some nominated pod the dry run adds would (or nothing can tell)."""
+        checked = self._inert_checked
+        if checked is None:
+            return None
+        for pi in self.handle.nominated_pods_for_node(node_info.name):
+            other = pi.pod
+            added = other.priority >= pod.priority and other.uid != pod.uid
+            if added and not self._is_inert(checked, state, pod, other):
+                return None
+        return frozenset(
+            pi.pod.uid
+            for pi in node_info.pods
+            if pi.pod.priority < pod.priority and not self._is_inert(checked, state, pod, pi.pod)
+        )
+
+    def _is_inert(self, checked: list[Any], state: CycleState, pod: Pod, other: Pod) -> bool:
+        inert = self._inert.get(other.uid)
+        if inert is None:
+            inert = self._inert[other.uid] = all(pl.inert_pod(state, pod, other) for pl in checked)
+        return inert
 
     def screen_nodes(
         self,
@@ -87,7 +130,7 @@ class Plugin:
         potential: Sequence[NodeInfo],
         statuses: Mapping[str, Status],
     ) -> Screened | None:
-        if not self._resource_only:
+        if not (self._resource_only or fit_decides_first(self.handle, state)):
             return None
         return screen_dry_runs(self.handle, state, pod, potential, statuses)
 

@@ -7,9 +7,10 @@ from typing import Any
 from ..api.pod import ContainerPort, Pod
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
-from ..framework.nodeinfo import NodeInfo
+from ..framework.nodeinfo import NodeInfo, used_port_list
 from ..framework.status import Code, Status
 from ..framework.types import PreFilterResult
+from ..versions.features import features_of
 
 NAME = "NodePorts"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -28,9 +29,9 @@ class PreFilterState:
         return self
 
 
-def container_ports(pod: Pod) -> tuple[ContainerPort, ...]:
-    """Ports with a host port, from regular containers only (init containers are ignored)."""
-    return tuple(p for c in pod.containers for p in c.ports if p.host_port > 0)
+def container_ports(pod: Pod, sidecars: bool = False) -> tuple[ContainerPort, ...]:
+    """Ports with a host port: regular containers, plus sidecars from v1.34 (GetHostPorts)."""
+    return tuple(p for p in used_port_list(pod, sidecars) if p.host_port > 0)
 
 
 def fits_ports(ports: tuple[ContainerPort, ...], node_info: NodeInfo) -> bool:
@@ -41,19 +42,19 @@ def fits_ports(ports: tuple[ContainerPort, ...], node_info: NodeInfo) -> bool:
 
 
 def fits(pod: Pod, node_info: NodeInfo) -> bool:
-    return fits_ports(container_ports(pod), node_info)
+    return fits_ports(container_ports(pod, node_info.features.nodeports_sidecars), node_info)
 
 
 class Plugin:
     name = NAME
 
     def __init__(self, args: Any = None, handle: Handle | None = None) -> None:
-        pass
+        self.sidecars = features_of(handle).nodeports_sidecars
 
     def pre_filter(
         self, state: CycleState, pod: Pod
     ) -> tuple[PreFilterResult | None, Status | None]:
-        ports = container_ports(pod)
+        ports = container_ports(pod, self.sidecars)
         if not ports:
             return None, Status(Code.SKIP)
         state.write(PRE_FILTER_STATE_KEY, PreFilterState(ports))

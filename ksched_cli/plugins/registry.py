@@ -33,6 +33,8 @@ _MODULES: dict[str, str] = {
     "NodeVolumeLimits": "nodevolumelimits.csi",
     "VolumeBinding": "volumebinding.plugin",
     "VolumeZone": "volumezone",
+    "DynamicResources": "dynamicresources",
+    "NodeDeclaredFeatures": "nodedeclaredfeatures",
     "Coscheduling": "coscheduling.plugin",
 }
 

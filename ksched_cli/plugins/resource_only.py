@@ -12,6 +12,7 @@ in defaultpreemption.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -51,6 +52,61 @@ def resource_only(handle: Handle, state: CycleState) -> bool:
         return False
     active_extensions = getattr(handle, "has_active_pre_filter_extensions", None)
     return active_extensions is not None and not active_extensions(state)
+
+
+# Filters that keep accepting a node when pods leave it (NodePorts: fewer pods hold
+# fewer host ports), besides those that never look at the node's pods.
+REMOVAL_SAFE = POD_INDEPENDENT | {"NodePorts"}
+
+
+def fit_decides_first(handle: Handle, state: CycleState) -> bool:
+    """Whether every dry run on a node that Fit rejected in the filter pass meets Fit
+    before any other rejecting plugin, as on that pass: the plugins ahead of Fit
+    accepted the node with all its pods (and its nominated pods), and keep accepting
+    it with fewer. Then screen_dry_runs may settle those nodes whatever the plugins
+    after Fit are."""
+    return _fit_after_only(handle, state, REMOVAL_SAFE)
+
+
+def fit_decides_nominated(handle: Handle, state: CycleState) -> bool:
+    """Whether Fit's verdict on a node with its nominated pods added, computed on the
+    arrays, is the filter pass's answer wherever Fit rejects: the plugins ahead of Fit
+    never look at the node's pods, so their verdicts hold with nominated pods too."""
+    return _fit_after_only(handle, state, POD_INDEPENDENT)
+
+
+def _fit_after_only(handle: Handle, state: CycleState, allowed: frozenset[str]) -> bool:
+    """Fit is active (with its PreFilter state) and only ``allowed`` filters precede it."""
+    if not getattr(handle, "vectorize", False) or state.active_filters is None:
+        return False
+    if not isinstance(state.get(PRE_FILTER_STATE_KEY), PreFilterState):
+        return False
+    for pl in state.active_filters:
+        if pl.name == FIT:
+            return True
+        if pl.name not in allowed:
+            return False
+    return False
+
+
+def inert_checked_filters(handle: Handle, state: CycleState) -> list[Any] | None:
+    """The active filters besides Fit and the pod-independent ones, when each of them
+    can tell which pods leave its state unchanged (``inert_pod``); None otherwise.
+
+    On a node where every pod a dry run removes or adds is inert for all of them,
+    their verdicts stay as they are and victim selection is a matter of resources."""
+    if not getattr(handle, "vectorize", False) or state.active_filters is None:
+        return None
+    if not isinstance(state.get(PRE_FILTER_STATE_KEY), PreFilterState):
+        return None
+    out = []
+    for pl in state.active_filters:
+        if pl.name == FIT or pl.name in POD_INDEPENDENT:
+            continue
+        if not hasattr(pl, "inert_pod"):
+            return None
+        out.append(pl)
+    return out
 
 
 def _failure(plugin: str, status: Status) -> Status:
@@ -134,7 +190,13 @@ def select_victims_by_resources(
     pod: Pod,
     node_info: NodeInfo,
     pdbs: Sequence[PodDisruptionBudget],
+    movers: frozenset[str] = frozenset(),
+    checked: Sequence[Any] = (),
 ) -> tuple[list[Pod], int, Status | None]:
+    """SelectVictimsOnNode on resource numbers. ``movers``: uids of lower-priority pods
+    whose removal and return do change the state of the ``checked`` filters; those go
+    through RemovePod/AddPod on a copy of the state (the other filters read only the
+    state and the node's labels), every other pod only moves resources."""
     potential = lower_priority_in_visit_order(pod, node_info)
     if not potential:
         return [], 0, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
@@ -146,13 +208,45 @@ def select_victims_by_resources(
     request = state.get(PRE_FILTER_STATE_KEY)
     assert isinstance(request, PreFilterState)
     room = _Room(request, node_info, removed=[pi.pod for pi in potential], added=nominated)
-    status = _first_rejection(state, pod, node_info, room)
+    work = state
+    if movers:
+        work = state.clone()
+        for pi in potential:
+            if pi.pod.uid in movers:
+                _extension(handle.run_pre_filter_extension_remove_pod(work, pod, pi, node_info))
+    status = _first_rejection(work, pod, node_info, room)
     if status is not None:
         return [], 0, status
-    # From here only resources can fail, and the pod fits with the nominated pods
-    # exactly when both passes of RunFilterPluginsWithNominatedPods let it.
-    victims, num_violating = reprieve(potential, pdbs, room.take)
+    if not movers:
+        # From here only resources can fail, and the pod fits with the nominated pods
+        # exactly when both passes of RunFilterPluginsWithNominatedPods let it.
+        victims, num_violating = reprieve(potential, pdbs, room.take)
+        return victims, num_violating, None
+
+    def fits(pi: PodInfo) -> bool:
+        if pi.pod.uid not in movers:
+            return room.take(pi)
+        _extension(handle.run_pre_filter_extension_add_pod(work, pod, pi, node_info))
+        if _accepted(checked, work, pod, node_info) and room.take(pi):
+            return True
+        _extension(handle.run_pre_filter_extension_remove_pod(work, pod, pi, node_info))
+        return False
+
+    victims, num_violating = reprieve(potential, pdbs, fits)
     return victims, num_violating, None
+
+
+def _extension(status: Status | None) -> None:
+    if status is not None and status.code != Code.SUCCESS:
+        raise RuntimeError(status.message())
+
+
+def _accepted(checked: Sequence[Any], state: CycleState, pod: Pod, node_info: NodeInfo) -> bool:
+    for pl in checked:
+        status = pl.filter(state, pod, node_info)
+        if status is not None and status.code != Code.SUCCESS:
+            return False
+    return True
 
 
 def _first_rejection(

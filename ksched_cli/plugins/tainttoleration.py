@@ -17,6 +17,7 @@ from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import MAX_NODE_SCORE, NodeScore
+from ..versions.features import features_of
 from .helpers.normalize import default_normalize_score
 from .helpers.taints import (
     PREFER_NO_SCHEDULE,
@@ -26,6 +27,7 @@ from .helpers.taints import (
 )
 from .helpers.vector import default_normalize_array
 
+ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)"
 NAME = "TaintToleration"
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 # Declared by v1.30 but unused: Filter names the offending taint instead.
@@ -52,6 +54,7 @@ class Plugin:
 
     def __init__(self, args: Any = None, handle: Handle | None = None) -> None:
         self.handle = handle
+        self.taint_in_message = not features_of(handle).taint_message_v2
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         taints = node_info.node.taints
@@ -60,7 +63,10 @@ class Plugin:
         taint = find_matching_untolerated_taint(taints, pod.tolerations, do_not_schedule_taints)
         if taint is None:
             return None
-        reason = f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}"
+        if self.taint_in_message:
+            reason = f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}"
+        else:
+            reason = ERR_REASON_UNTOLERATED  # v1.35+: the taint itself is no longer shown
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason)
 
     def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray:

@@ -190,6 +190,34 @@ class PreFilterState:
         )
 
 
+def moves_counts(state: PreFilterState, info: PodInfo) -> bool:
+    """Whether update_with_pod could change any count for this pod on some node."""
+    pod = state.pod
+    if any(t.matches(pod, state.namespace_labels) for t in info.required_anti_affinity_terms):
+        return True
+    if matches_all(state.affinity_terms, info.pod):
+        return True
+    return any(t.matches(info.pod) for t in state.anti_affinity_terms)
+
+
+def inert_shape(state: PreFilterState) -> tuple[object, ...]:
+    """All moves_counts reads of the incoming pod: equal shapes, equal answers."""
+    pod = state.pod
+
+    def terms(ts: Sequence[IncomingTerm]) -> tuple[object, ...]:
+        return tuple(
+            (t.namespaces, t.selector, t.topology_key, t.all_namespaces, t.ns_selector) for t in ts
+        )
+
+    return (
+        pod.namespace,
+        tuple(sorted(pod.labels.items())),
+        tuple(sorted(state.namespace_labels.items())),
+        terms(state.affinity_terms),
+        terms(state.anti_affinity_terms),
+    )
+
+
 def existing_anti_affinity_counts(
     pod: Pod, ns_labels: Mapping[str, str], nodes: Iterable[NodeInfo]
 ) -> TopologyCounts:

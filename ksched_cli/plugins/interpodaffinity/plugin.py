@@ -6,12 +6,14 @@ from collections.abc import Sequence
 
 from ...api.pod import Pod
 from ...config.args import InterPodAffinityArgs
+from ...framework.columns import BoolArray, IntArray, NodeColumns
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import PodInfo, pod_info
 from ...framework.status import Code, Status, as_error
 from ...framework.types import NodeScore, PreFilterResult
+from . import vector
 from .filtering import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
@@ -19,11 +21,14 @@ from .filtering import (
     PreFilterState,
     existing_anti_affinity_counts,
     incoming_affinity_counts,
+    inert_shape,
+    moves_counts,
     resolve_terms,
     satisfy_existing_pods_anti_affinity,
     satisfy_pod_affinity,
     satisfy_pod_anti_affinity,
 )
+from .index import live_pre_filter_state, live_scores
 from .scoring import (
     PreScoreState,
     ScoreBuilder,
@@ -46,6 +51,10 @@ class Plugin:
     def __init__(self, args: InterPodAffinityArgs | None, handle: Handle) -> None:
         self.args = args if args is not None else InterPodAffinityArgs()
         self.handle = handle
+        # inert_pod's answers per incoming pod shape, then per pod uid.
+        self._inert_by_shape: dict[tuple[object, ...], dict[str, bool]] = {}
+        self._inert_state: PreFilterState | None = None
+        self._inert_known: dict[str, bool] = {}
 
     # PreFilter and its extensions
 
@@ -60,13 +69,17 @@ class Plugin:
             anti_affinity_terms=resolve_terms(info.required_anti_affinity_terms, ns_labels_of),
             namespace_labels=ns_labels_of(pod.namespace),
         )
-        snapshot = self.handle.snapshot
-        s.existing_anti_affinity_counts = existing_anti_affinity_counts(
-            pod, s.namespace_labels, snapshot.have_pods_with_required_anti_affinity_list()
-        )
-        s.affinity_counts, s.anti_affinity_counts = incoming_affinity_counts(
-            s.affinity_terms, s.anti_affinity_terms, snapshot.list()
-        )
+        columns = self._columns()
+        if columns is not None:
+            s = live_pre_filter_state(s, columns)
+        else:
+            snapshot = self.handle.snapshot
+            s.existing_anti_affinity_counts = existing_anti_affinity_counts(
+                pod, s.namespace_labels, snapshot.have_pods_with_required_anti_affinity_list()
+            )
+            s.affinity_counts, s.anti_affinity_counts = incoming_affinity_counts(
+                s.affinity_terms, s.anti_affinity_terms, snapshot.list()
+            )
         if (
             not s.existing_anti_affinity_counts
             and not s.affinity_terms
@@ -75,6 +88,13 @@ class Plugin:
             return None, Status(Code.SKIP)
         state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
+
+    def _columns(self) -> NodeColumns | None:
+        """The live node columns when array paths are on (see index.py)."""
+        if not getattr(self.handle, "vectorize", False):
+            return None
+        infos = self.handle.snapshot.list()
+        return infos[0].columns if infos else None
 
     def pre_filter_extensions(self) -> Plugin:
         return self
@@ -98,6 +118,22 @@ class Plugin:
         s.update_with_pod(info, node_info, sign)
         return None
 
+    def inert_pod(self, state: CycleState, pod: Pod, other: Pod) -> bool:
+        """Whether AddPod/RemovePod of ``other`` leaves this cycle's counts as they are;
+        Filter reads only the counts and the node's labels, so its verdicts stay too."""
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return False
+        if s is not self._inert_state:
+            # Pods alike in what the counts look at share answers across attempts.
+            self._inert_state = s
+            self._inert_known = self._inert_by_shape.setdefault(inert_shape(s), {})
+        known = self._inert_known
+        inert = known.get(other.uid)
+        if inert is None:
+            inert = known[other.uid] = not moves_counts(s, pod_info(other))
+        return inert
+
     # Filter
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
@@ -112,6 +148,24 @@ class Plugin:
             return Status(Code.UNSCHEDULABLE, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
         return None
 
+    def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return None
+        return (
+            vector.affinity_mask(s, columns)
+            & vector.anti_affinity_mask(s, columns)
+            & vector.existing_anti_affinity_mask(s, columns)
+        )
+
+    def filter_statuses(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, positions: IntArray
+    ) -> list[Status | None] | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return None
+        return vector.filter_statuses(s, columns, positions)
+
     # PreScore, Score, NormalizeScore
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
@@ -120,9 +174,6 @@ class Plugin:
         has_constraints = has_preferred_terms(pod)
         if self.args.ignore_preferred_terms_of_existing_pods and not has_constraints:
             return Status(Code.SKIP)
-        snapshot = self.handle.snapshot
-        # Without preferred terms of its own, only pods with affinity can add to a score.
-        all_nodes = snapshot.list() if has_constraints else snapshot.have_pods_with_affinity_list()
         info = pod_info(pod)
         ns_labels_of = self.handle.namespace_labels
         builder = ScoreBuilder(
@@ -134,8 +185,17 @@ class Plugin:
             ),
             hard_pod_affinity_weight=self.args.hard_pod_affinity_weight,
         )
-        for node_info in all_nodes:
-            builder.process_node(node_info)
+        columns = self._columns()
+        if columns is not None:
+            live_scores(builder, columns)
+        else:
+            snapshot = self.handle.snapshot
+            # Without preferred terms of its own, only pods with affinity can add to a score.
+            all_nodes = (
+                snapshot.list() if has_constraints else snapshot.have_pods_with_affinity_list()
+            )
+            for node_info in all_nodes:
+                builder.process_node(node_info)
         if not builder.scores:
             return Status(Code.SKIP)
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(builder.scores))
@@ -146,6 +206,21 @@ class Plugin:
         if not isinstance(s, PreScoreState):
             return 0, as_error(f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
         return node_score(s, node_info.node.labels), None
+
+    def score_array(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
+    ) -> IntArray | None:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if not isinstance(s, PreScoreState):
+            return None
+        out: IntArray = vector.score_array(s.topology_score, columns)[index]
+        return out
+
+    def normalize_array(self, state: CycleState, pod: Pod, scores: IntArray) -> IntArray | None:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if not isinstance(s, PreScoreState):
+            return None
+        return vector.normalize_array(scores) if s.topology_score else scores
 
     def score_extensions(self) -> Plugin:
         return self

@@ -15,8 +15,9 @@ from ...framework.columns import IntArray, NodeColumns
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle, ScoreExtensions
 from ...framework.nodeinfo import NodeInfo
-from ...framework.status import Status
+from ...framework.status import Code, Status
 from ...framework.types import MAX_NODE_SCORE
+from ...versions.features import features_of
 from .resource_allocation import ResourceAllocationScorer
 from .vector import balanced_scores
 
@@ -51,7 +52,7 @@ def balanced_resource_scorer(requested: Sequence[int], allocatable: Sequence[int
 
 
 class BalancedAllocation:
-    """PreScore and Score; v1.30 never skips, even for pods without requests."""
+    """PreScore and Score; v1.30 never skips, v1.33+ skips best-effort pods."""
 
     name = NAME
 
@@ -60,17 +61,27 @@ class BalancedAllocation:
     ) -> None:
         args = args if args is not None else NodeResourcesBalancedAllocationArgs()
         self.handle = handle
+        self.skip_best_effort = features_of(handle).balanced_skip_best_effort
         # Real requests, not the non-zero defaults: a request-less pod changes no fraction.
         self.scorer = ResourceAllocationScorer(
             NAME, balanced_resource_scorer, args.resources, use_requested=True
         )
 
+    def _best_effort(self, requests: Sequence[int]) -> bool:
+        """isBestEffortPod (v1.33+): every configured resource request is zero."""
+        return self.skip_best_effort and not any(requests)
+
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
+        if self._best_effort(self.scorer.pod_request_list(pod)):
+            return Status(Code.SKIP)
         self.scorer.pre_score(state, PRE_SCORE_STATE_KEY, pod)
         return None
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
-        return self.scorer.score(node_info, self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod))
+        requests = self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod)
+        if self._best_effort(requests):
+            return 0, None
+        return self.scorer.score(node_info, requests)
 
     def score_array(
         self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray

@@ -20,6 +20,7 @@ from ...api.storage import (
     PersistentVolumeClaim,
     match_topology_terms,
 )
+from ...versions.features import features_of
 from ..nodevolumelimits.csi_translation import TranslationError, plugin_for_pv, translate_pv
 from ..nodevolumelimits.utils import (
     claim_of,
@@ -43,6 +44,8 @@ from .pv_helpers import (
 
 ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
 ERR_REASON_NODE_CONFLICT = "node(s) had volume node affinity conflict"
+# v1.33+ wording of the same conflict (features.pv_affinity_message_v2).
+ERR_REASON_NODE_CONFLICT_V2 = "node(s) didn't match PersistentVolume's node affinity"
 ERR_REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
 ERR_REASON_PV_NOT_EXIST = (
     "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
@@ -85,9 +88,9 @@ class _Fit:
     sufficient_storage: bool = True
     bound_pvs_found: bool = True
 
-    def reasons(self) -> list[str]:
+    def reasons(self, conflict: str = ERR_REASON_NODE_CONFLICT) -> list[str]:
         pairs = (
-            (self.bound_satisfied, ERR_REASON_NODE_CONFLICT),
+            (self.bound_satisfied, conflict),
             (self.unbound_satisfied, ERR_REASON_BIND_CONFLICT),
             (self.sufficient_storage, ERR_REASON_NOT_ENOUGH_SPACE),
             (self.bound_pvs_found, ERR_REASON_PV_NOT_EXIST),
@@ -174,7 +177,10 @@ class VolumeBinder:
             fit.bound_satisfied, fit.bound_pvs_found = self._check_bound_claims(claims.bound, node)
         if claims.unbound_delay_binding:
             self._find_unbound(claims, node, fit, volumes)
-        return volumes, fit.reasons()
+        conflict = ERR_REASON_NODE_CONFLICT
+        if features_of(self._handle).pv_affinity_message_v2:
+            conflict = ERR_REASON_NODE_CONFLICT_V2
+        return volumes, fit.reasons(conflict)
 
     def _find_unbound(
         self, claims: PodVolumeClaims, node: Node, fit: _Fit, volumes: PodVolumes

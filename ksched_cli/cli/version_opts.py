@@ -1,0 +1,52 @@
+"""``--kubernetes-version``: the option every planning command shares, and its resolution."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from ..versions.releases import DEFAULT_VERSION, ENV_VAR, Release, UnsupportedVersion, release
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+VERSION_HELP = (
+    f"kube-scheduler release to replay: 1.30, 1.32 or 1.36 (see `ksched versions`; "
+    f"env {ENV_VAR})."
+)
+
+
+def resolve_kubernetes_version(value: str | None = None) -> Release:
+    """The release named by ``value``, else by $KSCHED_KUBERNETES_VERSION, else 1.30.
+
+    An unsupported version prints one error line naming the supported ones and exits 1.
+    """
+    chosen = value or os.environ.get(ENV_VAR) or DEFAULT_VERSION
+    try:
+        return release(chosen)
+    except UnsupportedVersion as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+
+
+def _callback(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Release:
+    return resolve_kubernetes_version(value)
+
+
+def kubernetes_version_option(
+    *names: str, dest: str = "kubernetes_version", help_text: str = VERSION_HELP
+) -> Callable[[F], F]:
+    """Adds ``--kubernetes-version`` (or ``names``); the command receives a ``Release``."""
+    flags = names or ("--kubernetes-version",)
+    return click.option(
+        *flags,
+        dest,
+        metavar="VERSION",
+        default=None,
+        callback=_callback,
+        # The env var is read by the callback so a bad value fails the same way.
+        help=help_text,
+    )

@@ -1,0 +1,226 @@
+"""Queueing hints (SchedulerQueueingHints, on by default from v1.32).
+
+With hints an unschedulable pod leaves unschedulablePods on a cluster event only when a
+plugin that rejected it registered that event and its hint says Queue
+(backend/queue/scheduling_queue.go ``isPodWorthRequeuing``). The events a one-shot plan
+produces are pod events: a pod bound (AssignedPodAdd), a pod deleted or an assumed pod
+forgotten (AssignedPodDelete). The hints are v1.32.5's ``EventsToRegister`` of each
+in-tree plugin, for those two events; a plugin without ``EventsToRegister`` (or the
+extenders) takes every event, one that registers none takes none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..api.pod import Pod
+from ..framework.nodeinfo import HostPortInfo, used_port_list
+from ..framework.podinfo import pod_info
+from ..framework.types import QueuedPodInfo
+from ..plugins.nodevolumelimits.csi_translation import plugin_for_inline
+from ..plugins.nodevolumelimits.utils import is_ephemeral
+from ..plugins.volumerestrictions import is_volume_conflict, needs_restrictions_check
+
+ADD = "Add"
+DELETE = "Delete"
+
+# queueingStrategy
+SKIP = "skip"
+AFTER_BACKOFF = "backoff"
+IMMEDIATELY = "immediately"
+
+
+@dataclass(frozen=True)
+class PodEvent:
+    """An assigned pod appeared (bound) or disappeared (deleted, or forgotten)."""
+
+    action: str  # ADD or DELETE
+    pod: Pod
+    node: str  # where it is (or was) assigned; a forgotten pod no longer says
+
+
+Hint = Callable[[Any, Pod, PodEvent], bool]
+
+
+def _fit(_plugin: Any, _pod: Pod, event: PodEvent) -> bool:
+    # isSchedulableAfterPodEvent: any deleted scheduled pod may free resources.
+    return bool(event.node)
+
+
+def _host_ports(pod: Pod, sidecars: bool) -> set[tuple[str, str, int]]:
+    return {
+        (p.host_ip, p.protocol, p.host_port)
+        for p in used_port_list(pod, sidecars)
+        if p.host_port > 0
+    }
+
+
+def _node_ports(plugin: Any, pod: Pod, event: PodEvent) -> bool:
+    # isSchedulableAfterPodDeleted: Queue when the deleted pod held a port the pod wants.
+    if not event.node:
+        return False
+    used = HostPortInfo()
+    for ip, protocol, port in _host_ports(event.pod, False):
+        used.add(ip, protocol, port)
+    if not used.ports:
+        return False
+    wanted = _host_ports(pod, getattr(plugin, "sidecars", False))
+    return any(used.check_conflict(ip, protocol, port) for ip, protocol, port in wanted)
+
+
+def _matches_all(terms: list[Any], other: Pod, ns_labels: dict[str, str]) -> bool:
+    return bool(terms) and all(t.matches(other, ns_labels) for t in terms)
+
+
+def _inter_pod_affinity(plugin: Any, pod: Pod, event: PodEvent) -> bool:
+    other = event.pod
+    if not event.node:
+        return False
+    info = pod_info(pod)
+    # podMatchesAllAffinityTerms is called with nil namespace labels upstream.
+    if event.action == ADD:
+        return _matches_all(info.required_affinity_terms, other, {})
+    return _matches_all(info.required_anti_affinity_terms, other, {})
+
+
+def _pod_topology_spread(plugin: Any, pod: Pod, event: PodEvent) -> bool:
+    other = event.pod
+    involved = other.uid == pod.uid or (bool(event.node) and other.namespace == pod.namespace)
+    if not involved:
+        return False
+    constraints = plugin.constraints(pod, "DoNotSchedule")
+    return any(c.matches(other.labels) for c in constraints)
+
+
+def _volume_restrictions(_plugin: Any, pod: Pod, event: PodEvent) -> bool:
+    deleted = event.pod
+    if deleted.namespace != pod.namespace:
+        return False
+    if any(needs_restrictions_check(v) and is_volume_conflict(v, deleted) for v in pod.volumes):
+        return True
+    claims = {v.claim_name for v in pod.volumes if v.claim_name is not None}
+    return any(v.claim_name in claims for v in deleted.volumes if v.claim_name is not None)
+
+
+def _node_volume_limits(_plugin: Any, _pod: Pod, event: PodEvent) -> bool:
+    deleted = event.pod
+    if not deleted.volumes or not event.node:
+        return False
+    return any(
+        v.claim_name is not None or is_ephemeral(v) or plugin_for_inline(v) is not None
+        for v in deleted.volumes
+    )
+
+
+def _always(_plugin: Any, _pod: Pod, _event: PodEvent) -> bool:
+    return True
+
+
+# Plugin -> the pod actions it registers, with its hint (None: no hint function, Queue).
+POD_EVENTS: dict[str, dict[str, Hint]] = {
+    "NodeResourcesFit": {DELETE: _fit},
+    "NodePorts": {DELETE: _node_ports},
+    "InterPodAffinity": {ADD: _inter_pod_affinity, DELETE: _inter_pod_affinity},
+    "PodTopologySpread": {ADD: _pod_topology_spread, DELETE: _pod_topology_spread},
+    "VolumeRestrictions": {DELETE: _volume_restrictions},
+    "NodeVolumeLimits": {DELETE: _node_volume_limits},
+    "Coscheduling": {ADD: _always},
+}
+# Plugins whose EventsToRegister names no pod add or delete: never moved by pod events.
+NO_POD_EVENTS = frozenset(
+    {
+        "SchedulingGates",
+        "PrioritySort",
+        "NodeUnschedulable",
+        "NodeName",
+        "TaintToleration",
+        "NodeAffinity",
+        "VolumeBinding",
+        "VolumeZone",
+        "DefaultPreemption",
+        "NodeResourcesBalancedAllocation",
+        "ImageLocality",
+        "DefaultBinder",
+        "DynamicResources",
+        "NodeDeclaredFeatures",
+        "EBSLimits",
+        "GCEPDLimits",
+        "AzureDiskLimits",
+        "CinderLimits",
+    }
+)
+
+
+def _plugin_says_queue(name: str, plugin: Any, pod: Pod, event: PodEvent) -> bool | None:
+    """The hint of ``name`` for ``event``; None when the plugin did not register it."""
+    if name in NO_POD_EVENTS:
+        return None
+    registered = POD_EVENTS.get(name)
+    if registered is None:
+        return True  # no EnqueueExtensions (extenders, unknown plugins): every event
+    hint = registered.get(event.action)
+    return None if hint is None else hint(plugin, pod, event)
+
+
+def worth_requeuing(info: QueuedPodInfo, event: PodEvent, plugins: dict[str, Any]) -> str:
+    """isPodWorthRequeuing for one pod and one event."""
+    rejectors = info.unschedulable_plugins | info.pending_plugins
+    if not rejectors:
+        return AFTER_BACKOFF
+    strategy = SKIP
+    for name in sorted(rejectors):
+        if not _plugin_says_queue(name, plugins.get(name), info.pod, event):
+            continue
+        if name in info.pending_plugins:
+            return IMMEDIATELY
+        strategy = AFTER_BACKOFF
+    return strategy
+
+
+def crosses_topology(info: QueuedPodInfo, added: Pod, ns_labels: dict[str, str]) -> bool:
+    """getUnschedulablePodsWithCrossTopologyTerm: who an AssignedPodAdd may concern."""
+    if "PodTopologySpread" in info.unschedulable_plugins and added.namespace == info.pod.namespace:
+        return True
+    return any(t.matches(added, ns_labels) for t in pod_info(info.pod).required_affinity_terms)
+
+
+def of_interest(event: PodEvent, enabled: set[str], extenders: bool) -> bool:
+    """isEventOfInterest: some enabled plugin (or an extender) registered the event."""
+    if extenders:
+        return True
+    for name in enabled:
+        if name in NO_POD_EVENTS:
+            continue
+        registered = POD_EVENTS.get(name)
+        if registered is None or event.action in registered:
+            return True
+    return False
+
+
+class ProfileHints:
+    """The queue's view of the profiles' hints (each pod is judged by its own profile)."""
+
+    def __init__(
+        self,
+        frameworks: Mapping[str, Any],
+        extenders: bool,
+        namespace_labels: Callable[[str], dict[str, str]],
+    ) -> None:
+        self._plugins = {name: fwk.plugins for name, fwk in frameworks.items()}
+        self._enabled = {p for plugins in self._plugins.values() for p in plugins}
+        self._extenders = extenders
+        self._namespace_labels = namespace_labels
+
+    def of_interest(self, event: PodEvent) -> bool:
+        return of_interest(event, self._enabled, self._extenders)
+
+    def worth_requeuing(self, info: QueuedPodInfo, event: PodEvent) -> str:
+        return worth_requeuing(info, event, self._plugins.get(info.pod.scheduler_name, {}))
+
+    def concerns(self, info: QueuedPodInfo, event: PodEvent) -> bool:
+        """Deletes reach every pod; AssignedPodAdd only those crossing topology with it."""
+        if event.action == DELETE:
+            return True
+        return crosses_topology(info, event.pod, self._namespace_labels(event.pod.namespace))

@@ -1,0 +1,119 @@
+"""Behaviour switches between kube-scheduler releases (kube-scheduler's ``feature.Features``).
+
+One engine serves every release: plugins, the queue and the config layer read the
+switches of the release being replayed instead of keeping per-release copies. Each
+switch records the release whose default turned it on and the source it was ported
+from, so ``ksched versions`` and docs/ARCHITECTURE.md can say where behaviour came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+# Where each release's code was read (see docs/ARCHITECTURE.md, "Versions").
+SRC_132 = "k8s.io/kubernetes v1.32.5, vendored in openshift-kni/scheduler-plugins@0aead6551"
+SRC_133 = "k8s.io/kubernetes v1.33.3, vendored in openshift-kni/scheduler-plugins@0c967825a"
+SRC_135 = "k8s.io/kubernetes v1.35.7, vendored in openshift-kni/scheduler-plugins@2117d3e30"
+SRC_136_CONFIG = "k8s.io/kube-scheduler v0.36.3 config/v1 types (staging tag)"
+
+
+def _switch(release: str, source: str, what: str) -> Any:
+    return field(default=False, metadata={"release": release, "source": source, "what": what})
+
+
+@dataclass(frozen=True)
+class Features:
+    """What differs from v1.30.6; every switch at its default is exactly v1.30.6."""
+
+    # The minor release these switches describe, for messages ("kube-scheduler v1.32 ...").
+    version: str = "1.30"
+
+    absent_nodes_status: bool = _switch(
+        "1.32",
+        f"{SRC_132}: schedule_one.go findNodesThatFitPod, framework/types.go FitError",
+        "nodes left out by a PreFilterResult count as `node(s) didn't satisfy plugin(s) [..]`",
+    )
+    queueing_hints: bool = _switch(
+        "1.32",
+        f"{SRC_132}: backend/queue/scheduling_queue.go, plugins' EventsToRegister",
+        "an unschedulable pod moves on a cluster change only if a rejecting plugin's hint says so",
+    )
+    sidecar_non_zero_requested: bool = _switch(
+        "1.32",
+        f"{SRC_132}: framework/types.go calculateResource",
+        "NodeInfo.NonZeroRequested sums sidecars (restartable init containers)",
+    )
+    in_tree_volume_limits_default: bool = field(
+        default=True,
+        metadata={
+            "release": "1.31",
+            "source": f"{SRC_132}: apis/config/v1/default_plugins.go",
+            "what": "EBSLimits, GCEPDLimits, AzureDiskLimits in the default profile (off: gone)",
+        },
+    )
+    in_tree_volume_limits_registered: bool = field(
+        default=True,
+        metadata={
+            "release": "1.32",
+            "source": f"{SRC_132}: framework/plugins/registry.go",
+            "what": "the in-tree volume-limit plugins exist (off: a config naming them fails)",
+        },
+    )
+    pv_affinity_message_v2: bool = _switch(
+        "1.33",
+        f"{SRC_133}: volumebinding/binder.go ErrReasonNodeConflict",
+        "`node(s) didn't match PersistentVolume's node affinity`",
+    )
+    balanced_skip_best_effort: bool = _switch(
+        "1.33",
+        f"{SRC_133}: noderesources/balanced_allocation.go PreScore",
+        "BalancedAllocation skips pods whose requests are all zero",
+    )
+    nodeports_sidecars: bool = _switch(
+        "1.34",
+        f"{SRC_135}: nodeports/node_ports.go, framework/types.go updateUsedPorts",
+        "NodePorts counts the host ports of restartable init containers",
+    )
+    dra_in_default_profile: bool = _switch(
+        "1.34",
+        f"{SRC_135}: apis/config/v1/default_plugins.go",
+        "DynamicResources is in the default profile (skips pods without resource claims)",
+    )
+    taint_message_v2: bool = _switch(
+        "1.35",
+        f"{SRC_135}: tainttoleration/taint_toleration.go Filter",
+        "`node(s) had untolerated taint(s)`, without the taint",
+    )
+    node_declared_features: bool = _switch(
+        "1.36",
+        f"{SRC_136_CONFIG}; plugin list from the v1.36 release notes (#136042)",
+        "NodeDeclaredFeatures is in the default profile (skips pods needing no node feature)",
+    )
+
+    def changed(self) -> list[str]:
+        """The switches that differ from v1.30.6, in declaration order."""
+        return [
+            f.name
+            for f in fields(self)
+            if "release" in f.metadata and getattr(self, f.name) != f.default
+        ]
+
+
+def describe(name: str) -> dict[str, str]:
+    """The release, source and meaning recorded for switch ``name``."""
+    meta = next(f.metadata for f in fields(Features) if f.name == name)
+    return {"release": meta["release"], "source": meta["source"], "what": meta["what"]}
+
+
+def switch_names() -> list[str]:
+    return [f.name for f in fields(Features) if "release" in f.metadata]
+
+
+V130 = Features()
+
+
+def features_of(handle: Any) -> Features:
+    """The handle's release switches; v1.30.6 for plugins built without a handle (tests)."""
+    found = getattr(handle, "features", None)
+    return found if isinstance(found, Features) else V130

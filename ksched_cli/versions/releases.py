@@ -1,0 +1,88 @@
+"""The kube-scheduler releases ksched replays: ``--kubernetes-version`` and ``ksched versions``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from .features import Features
+
+DEFAULT_VERSION = "1.30"
+ENV_VAR = "KSCHED_KUBERNETES_VERSION"
+
+
+@dataclass(frozen=True)
+class Release:
+    version: str  # the minor, as given to --kubernetes-version
+    patch: str  # the exact release whose behaviour is replayed
+    verified: str  # how ksched's replay of it is checked
+    sources: str  # where its behaviour was read
+    features: Features
+
+
+def _minor(version: str) -> tuple[int, int]:
+    major, minor = version.split(".")
+    return int(major), int(minor)
+
+
+def features_for(version: str) -> Features:
+    """Every switch introduced up to ``version`` takes its new value; the rest stay v1.30.6."""
+    target = _minor(version)
+    changed = {
+        f.name: not f.default
+        for f in fields(Features)
+        if "release" in f.metadata and _minor(str(f.metadata["release"])) <= target
+    }
+    return Features(version=version, **changed)
+
+
+RELEASES: dict[str, Release] = {
+    r.version: r
+    for r in (
+        Release(
+            "1.30",
+            "v1.30.6",
+            "178 conformance cases and ~300 rows of upstream v1.30 unit-test tables",
+            "k8s.io/kubernetes v1.30.6 vendored in kubernetes-sigs/scheduler-plugins@d250c4b9",
+            features_for("1.30"),
+        ),
+        Release(
+            "1.32",
+            "v1.32.5",
+            "tables ported from v1.32 upstream unit tests for every switch, and golden plans",
+            "k8s.io/kubernetes v1.32.5 vendored in openshift-kni/scheduler-plugins@0aead6551",
+            features_for("1.32"),
+        ),
+        Release(
+            "1.36",
+            "v1.36.3",
+            "tables ported from upstream unit tests (v1.33-v1.36) for every switch, and golden "
+            "plans; scheduler code read at v1.35.7 plus the v1.36 changes (no v1.36 tree stored)",
+            "v1.35.7 vendored in openshift-kni/scheduler-plugins@2117d3e30, "
+            "kubernetes/kubernetes#135573, k8s.io/kube-scheduler v0.36.3",
+            features_for("1.36"),
+        ),
+    )
+}
+
+
+class UnsupportedVersion(ValueError):
+    pass
+
+
+def supported() -> list[str]:
+    return list(RELEASES)
+
+
+def release(version: str) -> Release:
+    """The release for ``1.32`` or ``v1.32``; anything else raises UnsupportedVersion.
+
+    A patch number is refused rather than rounded: each minor replays one patch release.
+    """
+    given = version.strip()
+    found = RELEASES.get(given.removeprefix("v"))
+    if found is None:
+        names = ", ".join(supported())
+        raise UnsupportedVersion(
+            f'unsupported Kubernetes version "{given}": supported versions are {names}'
+        )
+    return found

@@ -1,0 +1,79 @@
+"""--kubernetes-version, KSCHED_KUBERNETES_VERSION and ``ksched versions``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ksched_cli.cli.main import cli
+from ksched_cli.versions.releases import features_for, release
+
+EXAMPLE = "examples/basic"
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "message"),
+    [
+        (["plan", EXAMPLE, "--kubernetes-version", "1.31"], {}, '"1.31"'),
+        (["plan", EXAMPLE, "--kubernetes-version", "1.32.5"], {}, '"1.32.5"'),
+        (["validate", "default"], {"KSCHED_KUBERNETES_VERSION": "2.0"}, '"2.0"'),
+        (["diff", EXAMPLE, "--base-version", "1.29", "--head-version", "1.36"], {}, '"1.29"'),
+    ],
+)
+def test_unsupported_version_is_one_line(
+    args: list[str], env: dict[str, str], message: str
+) -> None:
+    result = CliRunner().invoke(cli, args, env=env)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"error: unsupported Kubernetes version {message}: supported versions are 1.30, 1.32, 1.36"
+    ]
+
+
+def test_versions_lists_patch_and_verification() -> None:
+    result = CliRunner().invoke(cli, ["versions", "-o", "json"])
+    assert result.exit_code == 0
+    rows = {r["version"]: r for r in json.loads(result.stdout)}
+    assert [(v, r["replays"], r["default"]) for v, r in rows.items()] == [
+        ("1.30", "v1.30.6", True),
+        ("1.32", "v1.32.5", False),
+        ("1.36", "v1.36.3", False),
+    ]
+    assert rows["1.30"]["changes"] == []
+    assert {c["switch"] for c in rows["1.32"]["changes"]} == set(features_for("1.32").changed())
+    assert all(c["release"] <= "1.32" for c in rows["1.32"]["changes"])
+
+
+def test_env_var_selects_release() -> None:
+    runner = CliRunner()
+    by_env = runner.invoke(
+        cli, ["validate", "--print-effective", "default"], env={"KSCHED_KUBERNETES_VERSION": "1.36"}
+    )
+    by_flag = runner.invoke(
+        cli, ["validate", "--print-effective", "default", "--kubernetes-version", "v1.36"]
+    )
+    assert by_env.exit_code == by_flag.exit_code == 0
+    assert by_env.stdout == by_flag.stdout
+    assert "kube-scheduler v1.36 defaults" in by_env.stdout
+    assert "NodeDeclaredFeatures" in by_env.stdout and "EBSLimits" not in by_env.stdout
+
+
+@pytest.mark.parametrize(
+    ("version", "ebs", "dra", "ndf"),
+    [("1.30", True, False, False), ("1.32", False, False, False), ("1.36", False, True, True)],
+)
+def test_switches_accumulate(version: str, ebs: bool, dra: bool, ndf: bool) -> None:
+    f = release(version).features
+    assert f.in_tree_volume_limits_registered is ebs
+    assert f.dra_in_default_profile is dra
+    assert f.node_declared_features is ndf
+
+
+def test_diff_version_options_exclusive() -> None:
+    result = CliRunner().invoke(
+        cli, ["diff", EXAMPLE, "--kubernetes-version", "1.32", "--head-version", "1.36"]
+    )
+    assert result.exit_code == 1
+    assert "--kubernetes-version names the release of both sides" in result.output

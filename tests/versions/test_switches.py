@@ -1,0 +1,103 @@
+"""Per-release switches, table-driven from the upstream unit tests of each release.
+
+Rows follow the tables of the release named in each test: tainttoleration
+TestTaintTolerationFilter (v1.35), balanced_allocation TestNodeResourcesBalancedAllocation
+"best-effort" rows (v1.33), framework TestNodeInfoAddPod sidecar rows (v1.32) and
+nodeports TestNodePorts sidecar rows (v1.34).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ksched_cli.framework.cycle_state import CycleState
+from ksched_cli.framework.nodeinfo import NodeInfo
+from ksched_cli.framework.status import Code, Status
+from ksched_cli.plugins import nodeports, tainttoleration
+from ksched_cli.plugins.noderesources.balanced_allocation import BalancedAllocation
+from ksched_cli.versions.releases import release
+from tests.fakes import FakeHandle, make_node, make_pod
+
+TAINT = [{"key": "dedicated", "value": "user1", "effect": "NoSchedule"}]
+
+
+@pytest.mark.parametrize(
+    ("version", "reason"),
+    [
+        ("1.30", "node(s) had untolerated taint {dedicated: user1}"),
+        ("1.32", "node(s) had untolerated taint {dedicated: user1}"),
+        ("1.36", "node(s) had untolerated taint(s)"),
+    ],
+)
+def test_taint_message(version: str, reason: str) -> None:
+    node = make_node("n1", taints=TAINT)
+    handle = FakeHandle([node], features=release(version).features)
+    plugin = tainttoleration.Plugin(None, handle)
+    status = plugin.filter(CycleState(), make_pod("p"), handle.snapshot.list()[0])
+    assert status == Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason)
+
+
+@pytest.mark.parametrize(
+    ("version", "cpu", "skipped", "score"),
+    [
+        ("1.30", None, False, 100),  # best-effort pod: 1.30 scores the node as is
+        ("1.32", None, False, 100),
+        ("1.36", None, True, 0),  # skipped at PreScore; Score without PreScore gives 0
+        ("1.36", "1", False, 87),
+    ],
+)
+def test_balanced_best_effort(version: str, cpu: str | None, skipped: bool, score: int) -> None:
+    node = make_node("n1", cpu="4", memory="8Gi")
+    handle = FakeHandle([node], features=release(version).features)
+    plugin = BalancedAllocation(None, handle)
+    pod = make_pod("p", cpu=cpu)
+    state = CycleState()
+    status = plugin.pre_score(state, pod, handle.snapshot.list())
+    assert (status is not None and status.code == Code.SKIP) is skipped
+    assert plugin.score(CycleState(), pod, handle.snapshot.list()[0]) == (score, None)
+
+
+SIDECAR = {
+    "initContainers": [
+        {
+            "name": "proxy",
+            "image": "proxy",
+            "restartPolicy": "Always",
+            "resources": {"requests": {"cpu": "500m", "memory": "500Mi"}},
+            "ports": [{"containerPort": 15001, "hostPort": 15001}],
+        }
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("version", "cpu", "memory"),
+    [
+        # v1.30: max(containers, init containers with the sidecars before them)
+        ("1.30", 500, 500 * 1024 * 1024),
+        # v1.32+: the sidecar adds to the regular containers
+        ("1.32", 600, 500 * 1024 * 1024 + 200 * 1024 * 1024),
+        ("1.36", 600, 500 * 1024 * 1024 + 200 * 1024 * 1024),
+    ],
+)
+def test_sidecar_non_zero_requested(version: str, cpu: int, memory: int) -> None:
+    info = NodeInfo(make_node("n1"), features=release(version).features)
+    info.add_pod(make_pod("p", node="n1", spec=SIDECAR))
+    assert (info.non_zero_requested.milli_cpu, info.non_zero_requested.memory) == (cpu, memory)
+
+
+@pytest.mark.parametrize(("version", "fits"), [("1.30", True), ("1.32", True), ("1.36", False)])
+def test_sidecar_host_ports(version: str, fits: bool) -> None:
+    features = release(version).features
+    node = make_node("n1")
+    running = make_pod("running", node="n1", spec=SIDECAR)
+    handle = FakeHandle([node], [running], features=features)
+    pending = make_pod(
+        "p", spec={"containers": [{"name": "c", "image": "i", "ports": [
+            {"containerPort": 15001, "hostPort": 15001}]}]}
+    )
+    plugin = nodeports.Plugin(None, handle)
+    state = CycleState()
+    plugin.pre_filter(state, pending)
+    status = plugin.filter(state, pending, handle.snapshot.list()[0])
+    assert (status is None) is fits
