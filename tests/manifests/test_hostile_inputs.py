@@ -350,3 +350,38 @@ def test_a_kubectl_json_dump_round_trips(tmp_path: Path, monkeypatch: pytest.Mon
     text = json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=2)
     result = plan_in(tmp_path, monkeypatch, {"dump.json": text})
     assert result.exit_code == 0, result.output
+
+
+def test_pod_templates_of_workloads_are_checked_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+        "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+        "      labels: {app: web}\n    spec:\n      containers:\n      - name: c\n"
+        "        resource: {}\n        resources:\n          requests: {cpu: \"-1\"}\n"
+    )
+    result = plan_in(tmp_path, monkeypatch, {"d.yaml": docs(deployment, node("n1"))})
+    assert errors(result) == [
+        "d.yaml:14:9: error: Deployment default/web (document 1): "
+        'spec.template.spec.containers[0].resource: unknown field '
+        '"spec.template.spec.containers[0].resource"',
+        "d.yaml:16:22: error: Deployment default/web (document 1): "
+        "spec.template.spec.containers[0].resources.requests.cpu: "
+        'Invalid value: "-1": must be greater than or equal to 0',
+    ]
+
+
+def test_standard_input_is_checked_like_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ksched_cli.manifests import loader
+
+    monkeypatch.setattr(loader, "_stdin_text", None)
+    monkeypatch.chdir(tmp_path)
+    text = pod_yaml(spec="  nodeselector: {disk: ssd}\n")
+    result = CliRunner().invoke(plan, ["-"], input=text)
+    assert errors(result) == [
+        '<stdin>:6:3: error: Pod default/p (document 1): spec.nodeselector: '
+        'unknown field "spec.nodeselector"'
+    ]
