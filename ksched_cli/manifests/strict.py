@@ -30,6 +30,18 @@ from . import schemas
 from .validation import RULES, Rule
 
 OBJECT, LIST, MAP = 0, 1, 2
+INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+_INT_TYPE = "integer"
+
+
+def _types(schema: dict[str, Any]) -> tuple[str, ...]:
+    kind = schema.get("type")
+    return tuple(kind) if isinstance(kind, list) else (kind,) if isinstance(kind, str) else ()
+
+
+def _fits(number: int, go_type: str) -> bool:
+    low, high = INT_BOUNDS[go_type]
+    return low <= number <= high
 SKIPPED_TOP_LEVEL = "status"
 SKIPPED_META = "managedFields"
 _REF = "#/$defs/"
@@ -38,7 +50,7 @@ _REF = "#/$defs/"
 class Shape:
     """What strict decoding checks at one place of an object."""
 
-    __slots__ = ("allowed", "form", "inner", "nested", "rule")
+    __slots__ = ("allowed", "form", "inner", "ints", "nested", "rule", "type_name")
 
     def __init__(self, form: int, rule: Rule | None = None) -> None:
         self.form = form
@@ -46,6 +58,10 @@ class Shape:
         self.allowed: frozenset[str] = frozenset()  # OBJECT: every field name
         self.nested: dict[str, Shape] = {}  # OBJECT: fields holding objects or lists
         self.inner: Shape | None = None  # LIST: the items' shape; MAP: the values'
+        # OBJECT: integer fields -> their Go type ("int32", "int64"); Go's decoding refuses
+        # numbers out of range, which would otherwise overflow ksched's int64 arithmetic.
+        self.ints: dict[str, str] = {}
+        self.type_name = ""  # OBJECT: the Go struct's name, for decoding messages
 
 
 class _Compiler:
@@ -61,6 +77,7 @@ class _Compiler:
             self.named[name] = shape = self.schema(schema)
             return shape
         shape = Shape(OBJECT, RULES.get(name))
+        shape.type_name = name.rsplit(".", 1)[-1]
         self.named[name] = shape  # before the fields: definitions may refer to themselves
         self._fill(shape, schema["properties"])
         return shape
@@ -84,6 +101,8 @@ class _Compiler:
     def _fill(self, shape: Shape, properties: dict[str, Any]) -> None:
         shape.allowed = frozenset(properties)
         for name, sub in properties.items():
+            if _INT_TYPE in _types(sub) and sub.get("format") in INT_BOUNDS:
+                shape.ints[name] = sub["format"]
             compiled = self.schema(sub)
             if compiled is not None:
                 shape.nested[name] = compiled
@@ -116,7 +135,7 @@ def kind_shape(api_version: str, kind: str, version: str = KUBE_SCHEDULER_VERSIO
     if compiled is None or SKIPPED_TOP_LEVEL not in compiled.nested:
         return compiled
     root = Shape(OBJECT, compiled.rule)
-    root.allowed = compiled.allowed
+    root.allowed, root.ints, root.type_name = compiled.allowed, compiled.ints, compiled.type_name
     root.nested = {k: v for k, v in compiled.nested.items() if k != SKIPPED_TOP_LEVEL}
     return root
 
@@ -140,6 +159,10 @@ def _known(value: Any, shape: Shape) -> bool:
         rule = shape.rule
         if rule is not None and rule(value):
             return False
+        for key, go_type in shape.ints.items():
+            number = value.get(key)
+            if type(number) is int and not _fits(number, go_type):
+                return False
         nested = shape.nested
         for key, item in value.items():
             sub = nested.get(key)
@@ -185,6 +208,14 @@ def _object_problems(value: dict[Any, Any], shape: Shape, path: str) -> Iterator
     if shape.rule is not None:
         for suffix, message in shape.rule(value):
             yield (f"{path}.{suffix}" if path else suffix), message
+    for key, go_type in shape.ints.items():
+        number = value.get(key)
+        if type(number) is int and not _fits(number, go_type):
+            here = f"{path}.{key}" if path else key
+            yield here, (
+                f"json: cannot unmarshal number {number} into Go struct field "
+                f"{shape.type_name}.{here} of type {go_type}"
+            )
     for key, item in value.items():
         here = f"{path}.{key}" if path else str(key)
         if key not in shape.allowed:

@@ -385,3 +385,12 @@ def test_standard_input_is_checked_like_a_file(
         '<stdin>:6:3: error: Pod default/p (document 1): spec.nodeselector: '
         'unknown field "spec.nodeselector"'
     ]
+
+
+def test_integers_beyond_their_go_type(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = pod_yaml(spec="  priority: 99999999999999999999\n")
+    result = plan_in(tmp_path, monkeypatch, {"i.yaml": text})
+    assert errors(result) == [
+        "i.yaml:6:3: error: Pod default/p (document 1): spec.priority: json: cannot unmarshal "
+        "number 99999999999999999999 into Go struct field PodSpec.spec.priority of type int32"
+    ]
