@@ -88,7 +88,7 @@ def _html(result: DiffResult, sides: tuple[SideInput, SideInput]) -> str:
     owners: dict[str, str] = {}
     for side in sides:
         owners.update(owners_of(load_cluster(list(side.manifests)).cluster.pods))
-    return diff_report(result, owners)
+    return diff_report(result, owners, result.whatif)
 
 
 def _render(result: DiffResult, output: str) -> str:
