@@ -186,6 +186,8 @@ def rejected_statuses(
         group = positions[first == k]
         batch = getattr(pl, "filter_statuses", None)
         statuses = batch(state, pod, columns, group) if batch is not None else None
+        # Batch statuses are shared between nodes: make each one a failure only once.
+        failures: dict[int, Status] = {}
         for i, pos in enumerate(group.tolist()):
             ni = infos[pos]
             status = statuses[i] if statuses is not None else pl.filter(state, pod, ni)
@@ -194,6 +196,11 @@ def rejected_statuses(
                 if status is None:
                     continue  # cannot happen for a consistent mask; the node passed
                 out.append((ni.name, status))
+            elif statuses is not None:
+                failure = failures.get(id(status))
+                if failure is None:
+                    failure = failures[id(status)] = filter_failure(pl.name, status)
+                out.append((ni.name, failure))
             else:
                 out.append((ni.name, filter_failure(pl.name, status)))
     return out

@@ -179,7 +179,7 @@ def preemption_notes(p: PreemptionRecord) -> list[str]:
     if p.no_potential_nodes:
         notes.append("no node where preemption might help")
     if p.extenders_kept is not None:
-        notes.append(f"extenders kept {', '.join(p.extenders_kept) or 'no candidate'}")
+        notes.append(f"extenders kept {', '.join(p.extenders_kept) or 'none'}")
     if p.criterion:
         notes.append(f"decided by {p.criterion}")
     if p.chosen:

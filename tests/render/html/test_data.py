@@ -145,7 +145,7 @@ def test_preemption_story_without_candidates() -> None:
         "not eligible: not eligible due to preemptionPolicy=Never."]
     narrowed = PreemptionRecord(no_potential_nodes=True, extenders_kept=[])
     assert preemption_story(narrowed)["notes"] == [
-        "no node where preemption might help", "extenders kept no candidate"]
+        "no node where preemption might help", "extenders kept none"]
 
 
 def test_permit_story() -> None:
