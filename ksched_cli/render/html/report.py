@@ -40,11 +40,9 @@ def plan_report(
     return render_page("plan", data)
 
 
-def diff_report(
-    result: DiffResult, owners: Mapping[str, str], whatif: WhatIfReport | None = None
-) -> str:
+def diff_report(result: DiffResult, whatif: WhatIfReport | None = None) -> str:
     title = f"ksched diff: {result.base.config} \u2192 {result.head.config}"
-    data = diff_page(result, owners, title)
+    data = diff_page(result, title)
     if whatif is not None:
         data["whatif"] = whatif_section(whatif)
     return render_page("diff", data)
