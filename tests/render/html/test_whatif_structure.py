@@ -155,3 +155,20 @@ def test_simulate_page_is_the_json_answer() -> None:
     # Every pod a decision names has its story on the page.
     decided = {d["pod"] for e in doc["timeline"] for d in e["decisions"]}
     assert decided <= set(data["stories"])
+
+
+def _all_answers() -> list[str]:
+    return [f"plan:{n}" for n in PLAN_OPERATIONS] + [
+        f"capacity:{n}" for n in CAPACITY_QUESTIONS] + ["simulate:"]
+
+
+@pytest.mark.parametrize("which", _all_answers())
+def test_whatif_pages_are_self_contained(which: str) -> None:
+    command, _, name = which.partition(":")
+    answer = (plan_answer(name) if command == "plan" else capacity_answer(name)
+              if command == "capacity" else simulate_answer())
+    shown = Shown(answer.html)
+    assert shown.urls == []
+    assert not {"link", "img", "iframe", "object", "embed"} & shown.tags
+    assert "default-src 'none'" in answer.html
+    assert answer.html.count("<script") == 3
