@@ -304,3 +304,24 @@ def test_simulate_report_in_chromium(page: Page, tmp_path: Path) -> None:
     page.screenshot(tmp_path / "simulate.png")
     assert (tmp_path / "simulate.png").stat().st_size > 1000
     assert page.errors() == []
+
+
+def test_diff_with_a_drain_in_chromium(page: Page, tmp_path: Path) -> None:
+    args = ("examples/drain/cluster.yaml", "--drain", "node-a")
+    with pytest.MonkeyPatch.context() as mp:
+        result = run_diff(mp, *args, "-o", "html")
+        doc = json.loads(run_diff(mp, *args, "-o", "json").stdout)
+    assert result.exit_code == 3
+    _open(page, result.stdout, tmp_path / "diff-drain.html")
+    whatif = doc["whatif"]
+    rows = page.evaluate("[...document.querySelectorAll('#wi-changes tr[data-pod]')]"
+                         ".map(tr => [tr.dataset.pod, tr.dataset.change])")
+    expected = [c for op in whatif["operations"] for c in op["changes"]] + whatif["outcomes"]
+    assert rows == [[c["pod"], c["change"]] for c in expected]
+    # The diff's own tabs still work beside it.
+    page.evaluate("document.querySelector('nav button[data-tab=changes]').click()")
+    changed = page.evaluate("[...document.querySelectorAll('#change-table tr[data-pod]')]"
+                            ".map(tr => tr.dataset.pod)")
+    assert changed == [p["pod"] for p in doc["pods"]]
+    page.screenshot(tmp_path / "diff-drain.png")
+    assert page.errors() == []
