@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..api.pod import Pod
-from ..framework.columns import BoolArray, IntArray, NodeColumns
+from ..framework.columns import BoolArray, IntArray, LiveNodes, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import FilterPlugin
 from ..framework.nodeinfo import NodeInfo
@@ -90,7 +90,8 @@ def walk_with_masks(
     rejected = order[:end][~passing[order[:end]] & ~special[order[:end]]]
     failed.extend(rejected_statuses(fwk, state, pod, masks, columns, rejected))
     infos = columns.infos
-    return [infos[i] for i in order[chosen].tolist()], failed
+    positions = order[chosen]
+    return LiveNodes([infos[i] for i in positions.tolist()], positions), failed
 
 
 def _walk_mixed(
