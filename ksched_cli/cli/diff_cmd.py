@@ -19,7 +19,7 @@ from ..render.diff_table import render_diff_table
 from ..render.whatif_document import whatif_document
 from ..render.whatif_text import render_whatif
 from ..versions.releases import Release
-from .extender_opts import MODE_HELP, finish, input_files, setup, validate_mode
+from .extender_opts import MODE_HELP, finish, setup, validate_mode
 from .progress import progress_line
 from .version_opts import VERSION_HELP, resolve_kubernetes_version
 from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
@@ -68,6 +68,13 @@ def _sides(
 ) -> tuple[SideInput, SideInput]:
     if config is not None and (base is not None or head is not None):
         raise _usage("--config names the one profile of both sides; use it without --base/--head")
+    if (base is None) != (head is None):
+        # One side alone would be compared with the built-in default: rarely what was meant.
+        given, missing = ("--base", "--head") if head is None else ("--head", "--base")
+        raise _usage(
+            f"{given} needs {missing}: name both configurations (a file or a built-in profile "
+            f"such as default), or use --config for one profile on both sides"
+        )
     if paths and base_manifests and head_manifests:
         raise _usage("PATH... is unused when both --base-manifests and --head-manifests are given")
     base_paths, head_paths = base_manifests or paths, head_manifests or paths
@@ -80,15 +87,10 @@ def _sides(
     )
 
 
-def _html(result: DiffResult, sides: tuple[SideInput, SideInput]) -> str:
-    from ..manifests.loader import load_cluster
-    from ..render.html.report import diff_report, owners_of
+def _html(result: DiffResult) -> str:
+    from ..render.html.report import diff_report
 
-    # The pods' owning workloads, read again from both sides' manifests (head wins).
-    owners: dict[str, str] = {}
-    for side in sides:
-        owners.update(owners_of(load_cluster(list(side.manifests)).cluster.pods))
-    return diff_report(result, owners)
+    return diff_report(result, result.whatif)
 
 
 def _render(result: DiffResult, output: str) -> str:
@@ -101,16 +103,20 @@ def _render(result: DiffResult, output: str) -> str:
         return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
     head = render_whatif(result.whatif) if result.whatif is not None else ""
     if output == "markdown":
-        return (f"```\n{head}```\n\n" if head else "") + render_diff_markdown(result)
-    return head + render_diff_table(result)
+        prefix = f"```\n{head}```\n\n" if head else ""
+        # The what-if block counts against the comment's size cap.
+        return prefix + render_diff_markdown(result, reserved=len(prefix))
+    return head + render_diff_table(result, wide=output == "wide")
 
 
 @click.command("diff", cls=_DiffCommand, short_help="What a profile change does to placements.")
 @click.argument("paths", nargs=-1, type=click.Path(), metavar="[PATH]...")
 @click.option("--base", metavar="FILE|PROFILE",
-              help="The current configuration (a file or a built-in profile name).")
+              help="The current configuration (a file or a built-in profile name); "
+                   "give --head too.  [default: --config, else default]")
 @click.option("--head", metavar="FILE|PROFILE",
-              help="The proposed configuration (a file or a built-in profile name).")
+              help="The proposed configuration (a file or a built-in profile name); "
+                   "give --base too.  [default: --config, else default]")
 @click.option("--config", "-c", "config", metavar="FILE|PROFILE",
               help="One configuration for both sides, to compare two manifest sets. "
                    "[default: default]")
@@ -118,9 +124,11 @@ def _render(result: DiffResult, output: str) -> str:
               help="Manifests of the base side (repeatable); default PATH...")
 @click.option("--head-manifests", multiple=True, type=click.Path(), metavar="PATH",
               help="Manifests of the head side (repeatable); default PATH...")
-@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "markdown", "html"]),
+@click.option("-o", "--output",
+              type=click.Choice(["table", "wide", "json", "yaml", "markdown", "html"]),
               default="table", show_default=True,
-              help="Output format (markdown: a PR comment; html: a self-contained report).")
+              help="Output format (wide: whole reasons and workloads; markdown: a PR comment "
+                   "capped under GitHub's 65,536 characters; html: a self-contained report).")
 @click.option("--fail-on", type=click.Choice([FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE]),
               default=FAIL_ON_ANY, show_default=True,
               help="any: exit 3 on any placement change; unschedulable: only when a pod "
@@ -177,7 +185,7 @@ def diff(
     head_side = dataclasses.replace(head_side, operations=operations)
     inputs = [base_side.config, head_side.config, *base_side.manifests, *head_side.manifests]
     try:
-        ext = setup(None, extender_mode, record_extenders, input_files(inputs))
+        ext = setup(None, extender_mode, record_extenders, inputs)
         with progress_line() as progress:
             use = ExtenderUse(ext.mode, ext.transport)
             result = run_diff(base_side, head_side, progress, use)
@@ -187,8 +195,10 @@ def diff(
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     html = output == "html"
-    text = _html(result, (base_side, head_side)) if html else _render(result, output)
-    click.echo(text, nl=False)
+    text = _html(result) if html else _render(result, output)
+    # Line by line: a reader that stops early (`| head`) shows as soon as it closes the pipe.
+    for line in text.splitlines(keepends=True):
+        sys.stdout.write(line)
     recording_failed = finish(ext)  # after the output: a failed write never costs the diff
     if recording_failed:
         click.echo(recording_failed, err=True)

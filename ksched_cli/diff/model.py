@@ -145,6 +145,7 @@ class PodChange:
     base: PodState | None  # None: the pod is not in base's manifests
     head: PodState | None
     margin: Margin | None = None
+    owner: str = ""  # the owning workload ("deployment/web"), "" for a bare pod
 
     @property
     def regression(self) -> bool:

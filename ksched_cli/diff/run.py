@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..api.owners import owner_of
 from ..config.load import check_config
 from ..config.types import SchedulerConfig
 from ..engine.engine import Engine, EngineOptions
@@ -61,6 +62,7 @@ def plan_side(
     cluster = loaded.cluster
     whatif = apply_operations(cluster, operations) if operations else None
     running = {p.key: p.node_name for p in cluster.pods if p.node_name}
+    owners = {p.key: owner for p in cluster.pods if (owner := owner_of(p))}
     nodes = frozenset(n.name for n in cluster.nodes)
     # Ties always go to the lowest node name, so both sides are reproducible.
     options = EngineOptions(
@@ -75,7 +77,8 @@ def plan_side(
     if whatif is not None:
         finish_report(whatif[0], cluster, plan)
         plan.notes[:0] = whatif[1]
-    return Planned(plan, running, nodes, whatif[0] if whatif else None), warnings
+    report = whatif[0] if whatif else None
+    return Planned(plan, running, nodes, owners, report), warnings
 
 
 def run_diff(

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..api.meta import DEFAULT_TIME
+from ..api.owners import owner_of
 from ..api.pod import Pod
 from ..config.types import SchedulerConfig
 from ..extender.scheduling import Extenders, build_extenders
@@ -43,6 +44,9 @@ class EngineOptions:
     # "skip" plans as if the configuration had no extenders.
     extender_mode: str = "call"
     extender_transport: Transport | None = None
+    # Streamed output: called with each finished scheduling cycle's attempts, which the
+    # plan then does not keep (text renderers summarize them as they come; memory stays flat).
+    on_attempts: Callable[[list[rec.Attempt]], None] | None = None
 
 
 class Engine:
@@ -196,6 +200,9 @@ class Engine:
                     break
                 continue
             self.cycle.attempt(info)
+            if self.options.on_attempts is not None:
+                self.options.on_attempts(self.plan.attempts)
+                self.plan.attempts = []
             self._done += 1
             if self.options.progress is not None:
                 self.options.progress(self._done, len(self.queued))
@@ -236,7 +243,8 @@ class Engine:
     ) -> None:
         """Record the pod's final outcome; a later one (a bound pod preempted) replaces it."""
         decision = rec.Decision(
-            pod.key, outcome, node, message, preempted_by, pod.priority, self.clock
+            pod.key, outcome, node, message, preempted_by, pod.priority, self.clock,
+            owner=owner_of(pod),
         )
         earlier = self._decided.get(pod.key)
         if earlier is not None:

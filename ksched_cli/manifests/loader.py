@@ -32,7 +32,6 @@ from ..api.storage import (
 from ..api.workloads import parse_workload
 from ..engine.cluster import Cluster
 from ..errors import KschedError, Location, ObjectError
-from ..readers import read_stdin_text
 from ..yamlio import read_text
 from .admission import (
     SYSTEM_PRIORITY_CLASSES,
@@ -47,6 +46,7 @@ from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
 from .positions import field_position
 from .problems import ProblemList, duplicate_error, is_list
+from .sources import STDIN_PATH, manifest_sources, stdin_text
 
 
 @dataclass
@@ -120,36 +120,6 @@ KINDS: Mapping[str, KindSpec] = {
 }
 READ_KINDS = ", ".join(KINDS)
 FINISHED_PHASES = ("Succeeded", "Failed")
-STDIN = "-"
-# How standard input is named in messages.
-STDIN_PATH = Path("<stdin>")
-_stdin_text: str | None = None
-
-
-def stdin_text() -> str:
-    """Standard input, read once (``plan - cluster/``; diff may name it for both sides),
-    within the input size limit."""
-    global _stdin_text
-    if _stdin_text is None:
-        _stdin_text = read_stdin_text()
-    return _stdin_text
-
-
-def manifest_sources(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
-    """``manifest_files`` of each path, ``-`` standing for standard input."""
-    files: list[Path] = []
-    warnings: list[str] = []
-    for path in paths:
-        if path == STDIN:
-            if STDIN_PATH not in files:
-                files.append(STDIN_PATH)
-            continue
-        found, warned = manifest_files([path])
-        files += [f for f in found if f not in files]
-        warnings += warned
-    return files, warnings
-
-
 def load_cluster(
     paths: Sequence[str], reconcile_workloads: bool = True, *, checks: bool = True
 ) -> LoadResult:

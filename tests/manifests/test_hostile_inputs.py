@@ -375,9 +375,9 @@ def test_pod_templates_of_workloads_are_checked_too(
 def test_standard_input_is_checked_like_a_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ksched_cli.manifests import loader
+    from ksched_cli.manifests import sources
 
-    monkeypatch.setattr(loader, "_stdin_text", None)
+    monkeypatch.setattr(sources, "_stdin_text", None)
     monkeypatch.chdir(tmp_path)
     text = pod_yaml(spec="  nodeselector: {disk: ssd}\n")
     result = CliRunner().invoke(plan, ["-"], input=text)

@@ -178,7 +178,8 @@ def test_scale_deployment_through_its_replicaset(tmp_path: Path) -> None:
         doc["metadata"]["labels"]["pod-template-hash"] = "abc"
     cluster = load(tmp_path, docs)
     report = _run(cluster, ("--scale", "deployment/web=4"))
-    # Pod.workload rolls a pod-template-hash ReplicaSet pod up to its Deployment.
+    # Without the ReplicaSet in the input, its pods roll up to the Deployment its name
+    # and pod-template-hash label stand for (docs/semantics.md §9).
     assert [c.workload for c in report.operations[0].changes] == ["deployment/web"]
 
 
