@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...api.pod import Pod
-from ...framework.columns import BoolArray, IntArray, NodeColumns
+from ...framework.columns import BoolArray, IntArray, LiveNodes, NodeColumns
 from ...framework.nodeinfo import NodeInfo
 from ...framework.types import MAX_NODE_SCORE, MAX_TOTAL_SCORE
 from .common import HONOR, HOSTNAME_LABEL, NAME, Constraint, CountKey, RequiredNodeAffinity
@@ -36,11 +36,9 @@ def live_positions(nodes: Sequence[NodeInfo]) -> tuple[NodeColumns, IntArray] | 
     columns = nodes[0].columns
     if columns is None:
         return None
-    positions: IntArray | None = getattr(nodes, "positions", None)  # the engine's LiveNodes
-    if positions is None:
-        positions = np.fromiter(
-            (ni.column_index for ni in nodes), dtype=np.int64, count=len(nodes)
-        )
+    if isinstance(nodes, LiveNodes):
+        return columns, nodes.positions
+    positions = np.fromiter((ni.column_index for ni in nodes), dtype=np.int64, count=len(nodes))
     return (columns, positions) if int(positions.min()) >= 0 else None
 
 
@@ -73,9 +71,12 @@ def build_pre_score_state(
             lambda ni: all(k in ni.node.labels for k in topology_keys),
         )
         ignored_at = ~eligible[positions]
-    names = columns.names
-    ignored = {names[p] for p in positions[ignored_at].tolist()}
-    candidates = positions[~ignored_at]
+    ignored: set[str] = set()
+    candidates = positions
+    if ignored_at.any():
+        names = columns.names
+        ignored = {names[p] for p in positions[ignored_at].tolist()}
+        candidates = positions[~ignored_at]
     pair_counts: dict[tuple[str, str], int] = {}
     weights: list[float] = []
     for c in constraints:
@@ -83,7 +84,7 @@ def build_pre_score_state(
             weights.append(topology_normalizing_weight(positions.size - len(ignored)))
             continue
         ids, values = _pair_ids(c.topology_key, columns)
-        present = np.unique(ids[candidates])
+        present = np.flatnonzero(np.bincount(ids[candidates], minlength=len(values)))
         weights.append(topology_normalizing_weight(int(present.size)))
         if present.size == 0:
             continue
@@ -122,7 +123,7 @@ def score_array(
             per_pair = [state.pair_counts.get((c.topology_key, v), 0) for v in values]
             counts = np.array(per_pair, dtype=np.int64)[ids[index]]
         term = counts.astype(np.float64) * weight + float(c.max_skew - 1)
-        total = np.where(has, total + term, total)
+        total = total + term if has.all() else np.where(has, total + term, total)
     out = go_round_array(total)
     if state.ignored_at is not None:
         out[state.ignored_at] = 0
