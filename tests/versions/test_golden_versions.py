@@ -18,6 +18,8 @@ REPO = HERE.parent.parent
 GOLDEN = HERE / "golden"
 UPGRADE = "examples/upgrade/cluster.yaml"
 SUBSET = "tests/versions/clusters/prefilter-subset.yaml"
+BATCH = "tests/versions/clusters/batch.yaml"
+BATCH_PROFILE = "tests/versions/clusters/batch-profile.yaml"
 
 CASES: dict[str, tuple[list[str], int]] = {
     **{
@@ -46,6 +48,14 @@ CASES: dict[str, tuple[list[str], int]] = {
             ["plan", SUBSET, "-o", "json", "--explain", "--kubernetes-version", v], 2
         )
         for v in ("1.30", "1.32")
+    },
+    **{
+        f"batch.{v}.json": (
+            ["plan", BATCH, "-c", BATCH_PROFILE, "-o", "json", "--explain",
+             "--kubernetes-version", v],
+            0,
+        )
+        for v in ("1.30", "1.36")
     },
 }
 

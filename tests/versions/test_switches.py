@@ -101,3 +101,19 @@ def test_sidecar_host_ports(version: str, fits: bool) -> None:
     plugin.pre_filter(state, pending)
     status = plugin.filter(state, pending, handle.snapshot.list()[0])
     assert (status is None) is fits
+
+
+def test_extender_failures_replace_statuses_from_132() -> None:
+    from ksched_cli.extender.scheduling import _set_failures
+
+    shared = Status(Code.UNSCHEDULABLE, "Insufficient cpu", plugin="NodeResourcesFit")
+    statuses = {"a": shared, "b": shared}
+    _set_failures({"a": "busy", "c": "down"}, {"b": "gone"}, statuses)
+    assert shared.all_reasons() == ["Insufficient cpu"]
+    assert statuses == {
+        "a": Status(Code.UNSCHEDULABLE, "busy", plugin="Extender"),
+        "b": Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "gone", plugin="Extender"),
+        "c": Status(Code.UNSCHEDULABLE, "down", plugin="Extender"),
+    }
+    assert release("1.32").features.extender_status_overwrite
+    assert not release("1.30").features.extender_status_overwrite
