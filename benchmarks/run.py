@@ -2,6 +2,7 @@
 
     python benchmarks/run.py                 # every workload
     python benchmarks/run.py basic preemption
+    python benchmarks/run.py startup         # median start-up of `ksched --help`, 1-node plan
     python benchmarks/run.py --profile basic # cProfile the plan, top functions
 
 Each workload runs in its own process so that peak RSS is its own. Manifests are
@@ -12,23 +13,26 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import itertools
 import json
 import pstats
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.workloads import WORKLOADS
+from benchmarks.workloads import WORKLOADS, node, pod
 
 
-def _run_one(name: str, profile: bool) -> dict[str, float | int | str]:
+def _run_one(name: str, profile: bool) -> dict[str, Any]:
     from ksched_cli.config.load import default_config
     from ksched_cli.engine.engine import Engine, EngineOptions
     from ksched_cli.manifests.loader import load_cluster
@@ -43,7 +47,11 @@ def _run_one(name: str, profile: bool) -> dict[str, float | int | str]:
         loaded = load_cluster([str(path)])
     load_seconds = time.perf_counter() - started
     pending = sum(1 for p in loaded.cluster.pods if not p.node_name)
-    engine = Engine(default_config(), loaded.cluster, EngineOptions(record="summary"))
+    stamps: list[float] = []
+    options = EngineOptions(
+        record="summary", progress=lambda done, total: stamps.append(time.perf_counter())
+    )
+    engine = Engine(default_config(), loaded.cluster, options)
     started = time.perf_counter()
     if profile:
         profiler = cProfile.Profile()
@@ -63,27 +71,75 @@ def _run_one(name: str, profile: bool) -> dict[str, float | int | str]:
         "plan_s": round(plan_seconds, 2),
         "pods_per_s": round(pending / plan_seconds, 1) if plan_seconds else 0.0,
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+        "fifths": _fifths(started, stamps, [a.pod for a in plan.attempts]),
     }
+
+
+def _fifths(started: float, stamps: list[float], pods: list[str]) -> list[float]:
+    """Pods/s in each fifth of the pods' first attempts, so a per-pod cost that grows as
+    pods are placed shows as a falling rate. Retries (preemptors coming back to their
+    nominated node) are left out: they come in a phase of their own at the end."""
+    if len(stamps) != len(pods):
+        return []
+    seen: set[str] = set()
+    firsts: list[int] = []  # attempt index of each pod's first attempt
+    for k, key in enumerate(pods):
+        if key not in seen:
+            seen.add(key)
+            firsts.append(k)
+    if len(firsts) < 5:
+        return []
+    out = []
+    bounds = [round(k * len(firsts) / 5) for k in range(6)]
+    for a, b in itertools.pairwise(bounds):
+        begin = started if a == 0 else stamps[firsts[a - 1]]
+        seconds = stamps[firsts[b - 1]] - begin
+        out.append(round((b - a) / seconds, 1) if seconds > 0 else 0.0)
+    return out
+
+
+def _startup() -> dict[str, float]:
+    """Median of 10 wall-clock runs of `ksched --help` and of a 1-node plan, in ms."""
+    ksched = Path(sys.executable).parent / "ksched"
+    cmd = [str(ksched)] if ksched.exists() else [sys.executable, "-m", "ksched_cli"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "one.yaml"
+        path.write_text(yaml.safe_dump_all([node(0), pod("p")]))
+        out = {}
+        for label, args in (("help_ms", ["--help"]), ("plan_1_node_ms", ["plan", str(path)])):
+            subprocess.run([*cmd, *args], capture_output=True, check=True)  # warm the caches
+            times = []
+            for _ in range(10):
+                t = time.perf_counter()
+                subprocess.run([*cmd, *args], capture_output=True, check=True)
+                times.append((time.perf_counter() - t) * 1000)
+            out[label] = round(statistics.median(times), 1)
+    return out
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("workloads", nargs="*", metavar="WORKLOAD", help=", ".join(WORKLOADS))
+    parser.add_argument(
+        "workloads", nargs="*", metavar="WORKLOAD", help=", ".join([*WORKLOADS, "startup"])
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile the plan (one workload)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(_run_one(args.child, args.profile)))
         return 0
-    names = args.workloads or list(WORKLOADS)
+    names = args.workloads or [*WORKLOADS, "startup"]
+    if "startup" in names:
+        names.remove("startup")
+        print("start-up (median of 10):", json.dumps(_startup()))
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
         parser.error(f"unknown workload(s): {', '.join(unknown)}")
     print(
         f"{'workload':<20}{'nodes':>7}{'pending':>9}{'sched':>8}"
-        f"{'load s':>8}{'plan s':>8}{'pods/s':>9}{'RSS MiB':>9}"
+        f"{'load s':>8}{'plan s':>8}{'pods/s':>9}{'RSS MiB':>9}  pods/s per fifth"
     )
     for name in names:
         cmd = [sys.executable, __file__, "--child", name] + (["--profile"] if args.profile else [])
@@ -97,6 +153,7 @@ def main() -> int:
         print(
             f"{r['workload']:<20}{r['nodes']:>7}{r['pending']:>9}{r['scheduled']:>8}"
             f"{r['load_s']:>8}{r['plan_s']:>8}{r['pods_per_s']:>9}{r['peak_rss_mib']:>9}"
+            f"  {' '.join(str(f) for f in r['fifths'])}"
         )
     return 0
 

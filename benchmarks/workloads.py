@@ -140,6 +140,98 @@ def preemption(nodes: int = 1000, low: int = 4000, high: int = 1000) -> Iterator
     yield from (pod(f"high-{i}", "3000m", "500Mi", priority_class="high") for i in range(high))
 
 
+def pod_affinity(nodes: int = 5000, running: int = 5000, pending: int = 1000) -> Iterator[Doc]:
+    """scheduler_perf's SchedulingPodAffinity: one zone, every pod with required affinity
+    to the others (in two namespaces) by zone, 5,000 of them already running."""
+    for i in range(nodes):
+        n = node(i)
+        n["metadata"]["labels"]["topology.kubernetes.io/zone"] = "zone1"
+        yield n
+    labels = {"foo": ""}
+    spec = {
+        "affinity": {
+            "podAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": [
+                    {
+                        "labelSelector": {"matchLabels": labels},
+                        "topologyKey": "topology.kubernetes.io/zone",
+                        "namespaces": ["sched-1", "sched-0"],
+                    }
+                ]
+            }
+        }
+    }
+    for i in range(running):
+        p = pod(f"init-{i}", node_name=f"node-{i % nodes:05d}", labels=labels, spec=spec)
+        p["metadata"]["namespace"] = "sched-0"
+        yield p
+    for i in range(pending):
+        p = pod(f"affinity-{i}", labels=labels, spec=spec)
+        p["metadata"]["namespace"] = "sched-1"
+        yield p
+
+
+def spread_preemption(nodes: int = 1000, low: int = 4000, high: int = 1000) -> Iterator[Doc]:
+    """Resource preemption where every preemptor has a zone spread constraint."""
+    yield priority_class("low", 1)
+    yield priority_class("high", 10)
+    yield from (node(i, zones=3) for i in range(nodes))
+    yield from (
+        pod(f"low-{i}", "900m", "500Mi", node_name=f"node-{i % nodes:05d}", priority_class="low")
+        for i in range(low)
+    )
+    labels = {"app": "high"}
+    spread = {
+        "topologySpreadConstraints": [
+            {
+                "maxSkew": 1,
+                "topologyKey": "topology.kubernetes.io/zone",
+                "whenUnsatisfiable": "DoNotSchedule",
+                "labelSelector": {"matchLabels": labels},
+            }
+        ]
+    }
+    yield from (
+        pod(f"high-{i}", "3000m", "500Mi", labels=labels, spec=spread, priority_class="high")
+        for i in range(high)
+    )
+
+
+def anti_affinity_preemption(nodes: int = 1000, low: int = 4000, high: int = 1000) -> Iterator[Doc]:
+    """Resource preemption where the victims' hostname anti-affinity repels the preemptor:
+    every node holds one running pod of group g0, and every preemptor is of group g0."""
+    yield priority_class("low", 1)
+    yield priority_class("high", 10)
+    yield from (node(i) for i in range(nodes))
+    for i in range(low):
+        group = {"group": f"g{i // nodes}"}
+        anti = {
+            "affinity": {
+                "podAntiAffinity": {
+                    "requiredDuringSchedulingIgnoredDuringExecution": [
+                        {
+                            "labelSelector": {"matchLabels": group},
+                            "topologyKey": "kubernetes.io/hostname",
+                        }
+                    ]
+                }
+            }
+        }
+        yield pod(
+            f"low-{i}",
+            "900m",
+            "500Mi",
+            node_name=f"node-{i % nodes:05d}",
+            labels=group,
+            spec=anti,
+            priority_class="low",
+        )
+    yield from (
+        pod(f"high-{i}", "3000m", "500Mi", labels={"group": "g0"}, priority_class="high")
+        for i in range(high)
+    )
+
+
 def unschedulable(nodes: int = 5000, pending: int = 10000, hopeless: int = 200) -> Iterator[Doc]:
     yield from (node(i) for i in range(nodes))
     for i in range(pending):
@@ -155,5 +247,8 @@ WORKLOADS: dict[str, Callable[[], Iterator[Doc]]] = {
     "topology-spreading": topology_spreading,
     "pod-anti-affinity": pod_anti_affinity,
     "preemption": preemption,
+    "spread-preemption": spread_preemption,
+    "anti-affinity-preemption": anti_affinity_preemption,
+    "pod-affinity": pod_affinity,
     "unschedulable": unschedulable,
 }

@@ -115,6 +115,8 @@ class Pod:
     volumes: tuple[Volume, ...] = ()
     overhead: ExactList = field(default_factory=dict)
     host_network: bool = False
+    hostname: str = ""
+    subdomain: str = ""
     nominated_node_name: str = ""
     start_time: float | None = None
     # Being deleted after a DisruptionTarget condition set by the scheduler's preemption.
@@ -336,6 +338,8 @@ def parse_pod(raw: Raw) -> Pod:
         volumes=tuple(_volume(i, p) for p, i in objects(spec, "volumes", "spec")),
         overhead=parse_resource_list(spec, "overhead", "spec"),
         host_network=host_network,
+        hostname=string(spec, "hostname", "spec"),
+        subdomain=string(spec, "subdomain", "spec"),
         nominated_node_name=string(status, "nominatedNodeName", "status"),
         start_time=parse_time(start, "status.startTime") if start is not None else None,
     )

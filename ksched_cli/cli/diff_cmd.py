@@ -16,7 +16,7 @@ from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
 from ..versions.releases import Release
-from .extender_opts import MODE_HELP, finish, setup, validate_mode
+from .extender_opts import MODE_HELP, finish, input_files, setup, validate_mode
 from .progress import progress_line
 from .version_opts import VERSION_HELP, resolve_kubernetes_version
 
@@ -76,6 +76,17 @@ def _sides(
     )
 
 
+def _html(result: DiffResult, sides: tuple[SideInput, SideInput]) -> str:
+    from ..manifests.loader import load_cluster
+    from ..render.html.report import diff_report, owners_of
+
+    # The pods' owning workloads, read again from both sides' manifests (head wins).
+    owners: dict[str, str] = {}
+    for side in sides:
+        owners.update(owners_of(load_cluster(list(side.manifests)).cluster.pods))
+    return diff_report(result, owners)
+
+
 def _render(result: DiffResult, output: str) -> str:
     if output in ("json", "yaml"):
         doc: dict[str, Any] = diff_document(result)
@@ -100,8 +111,9 @@ def _render(result: DiffResult, output: str) -> str:
               help="Manifests of the base side (repeatable); default PATH...")
 @click.option("--head-manifests", multiple=True, type=click.Path(), metavar="PATH",
               help="Manifests of the head side (repeatable); default PATH...")
-@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "markdown"]),
-              default="table", show_default=True, help="Output format (markdown: a PR comment).")
+@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "markdown", "html"]),
+              default="table", show_default=True,
+              help="Output format (markdown: a PR comment; html: a self-contained report).")
 @click.option("--fail-on", type=click.Choice([FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE]),
               default=FAIL_ON_ANY, show_default=True,
               help="any: exit 3 on any placement change; unschedulable: only when a pod "
@@ -142,21 +154,28 @@ def diff(
       ksched diff --config my.yaml --base-manifests cluster/ --head-manifests cluster-with-pool/
       ksched diff --base old.yaml --head new.yaml cluster/ -o json --fail-on unschedulable
       ksched diff --base-version 1.30 --head-version 1.36 examples/upgrade  # upgrade impact
+      ksched diff --base default --head bin-packing snapshot.yaml -o html > diff.html
     """
     releases = _releases(kubernetes_version, base_version, head_version)
     base_side, head_side = _sides(
         paths, base, head, config, base_manifests, head_manifests, releases
     )
+    inputs = [base_side.config, head_side.config, *base_side.manifests, *head_side.manifests]
     try:
-        ext = setup(None, extender_mode, record_extenders)
+        ext = setup(None, extender_mode, record_extenders, input_files(inputs))
         with progress_line() as progress:
             use = ExtenderUse(ext.mode, ext.transport)
             result = run_diff(base_side, head_side, progress, use)
-        finish(ext)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    click.echo(_render(result, output), nl=False)
+    html = output == "html"
+    text = _html(result, (base_side, head_side)) if html else _render(result, output)
+    click.echo(text, nl=False)
+    recording_failed = finish(ext)  # after the output: a failed write never costs the diff
+    if recording_failed:
+        click.echo(recording_failed, err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_CHANGED if result.fails(fail_on) else EXIT_NO_CHANGE)

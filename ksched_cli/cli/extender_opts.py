@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import click
 
 from ..config.types import SchedulerConfig
 from ..errors import KschedError
-from ..extender.transport import HTTPTransport, RecordingTransport, StubTransport, Transport
+from ..extender.scheduling import build_extenders
+from ..extender.stub import RecordingTransport, StubTransport, refuse_inputs
+from ..extender.transport import HTTPTransport, Transport
+from ..manifests.files import manifest_files
 
 MODE_HELP = (
     "How configured extenders are reached: call (HTTP, as kube-scheduler), skip (plan "
@@ -32,8 +37,14 @@ def validate_mode(ctx: click.Context, param: click.Parameter, value: str) -> str
     raise click.BadParameter("expected call, skip or stub=FILE", ctx, param)
 
 
-def setup(cfg: SchedulerConfig | None, mode: str, record: str | None) -> ExtenderSetup:
-    """The transport for ``mode``; ``cfg`` (None for several configs) words the skip notice."""
+def setup(
+    cfg: SchedulerConfig | None, mode: str, record: str | None, inputs: Sequence[Path] = ()
+) -> ExtenderSetup:
+    """The transport for ``mode``; raises KschedError before anything is planned.
+
+    ``cfg`` (None for several configs) words the skip notice and has its extenders' TLS
+    set up; ``inputs`` are the files the run reads, which the recording must not replace.
+    """
     count = len(cfg.extender_configs) if cfg is not None else 0
     if mode == "skip":
         notice = (
@@ -44,21 +55,41 @@ def setup(cfg: SchedulerConfig | None, mode: str, record: str | None) -> Extende
         )
         return ExtenderSetup("skip", notice=notice)
     transport: Transport = HTTPTransport()
-    if mode.startswith("stub="):
-        path = mode[5:]
-        try:
-            transport = StubTransport(path)
-        except (OSError, ValueError) as exc:
-            raise KschedError(f"cannot read extender stub: {exc}", field="--extender-mode") from exc
+    stub = mode[5:] if mode.startswith("stub=") else ""
+    if stub:
+        transport = StubTransport(stub)
+    if cfg is not None:
+        build_extenders(cfg.extender_configs, transport, cfg.source)  # TLS errors now
     result = ExtenderSetup("call", transport)
     if record:
+        refuse_inputs(record, [*inputs, *([Path(stub)] if stub else [])])
         result.recorder = RecordingTransport(transport)
         result.transport = result.recorder
         result.record_path = record
     return result
 
 
-def finish(ext: ExtenderSetup) -> None:
-    """Write the recorded exchanges, if asked (even when no call was made)."""
-    if ext.recorder is not None:
+def input_files(paths: Sequence[str]) -> list[Path]:
+    """The files a run reads: configuration files and manifest files or directories."""
+    files: list[Path] = []
+    for text in paths:
+        path = Path(text)
+        if path.is_dir():
+            files.extend(manifest_files([text])[0])
+        elif path.is_file():
+            files.append(path)
+    return files
+
+
+def finish(ext: ExtenderSetup) -> str:
+    """Write the recorded exchanges, if asked (even when no call was made).
+
+    Called once the plan's output is printed; returns the error line, or "".
+    """
+    if ext.recorder is None:
+        return ""
+    try:
         ext.recorder.save(ext.record_path)
+    except KschedError as exc:
+        return exc.render()
+    return ""

@@ -6,6 +6,7 @@ import importlib
 import sys
 
 import click
+from click.utils import make_default_short_help
 
 from .. import KUBE_SCHEDULER_VERSION, __version__
 from ..errors import KschedError
@@ -21,6 +22,20 @@ COMMANDS = {
     "versions": "versions_cmd",
 }
 
+# What `ksched --help` lists for each command, so listing them imports none of them.
+# The text is the command's `short_help`, or its help's first sentence when it has
+# none; tests/cli/test_startup.py checks it against each command's real help.
+SHORT_HELP = {
+    "plan": "Plan the pending pods in PATHS (files or directories of manifests).",
+    "validate": "Check scheduler configuration files like kube-scheduler.",
+    "diff": "What a profile change does to placements.",
+    "profiles": "List the built-in KubeSchedulerConfiguration profiles.",
+    "plugins": "List the plugins a profile can enable.",
+    "versions": "The kube-scheduler releases ksched replays.",
+}
+# Commands declaring `short_help=`: click lists those untruncated.
+VERBATIM_SHORT_HELP = frozenset({"validate", "diff", "versions"})
+
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -33,6 +48,32 @@ class LazyGroup(click.Group):
             found = getattr(module, cmd_name)
             assert isinstance(found, click.Command)
         return found
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            text = self._short_help(ctx, name, limit)
+            if text is not None:
+                rows.append((name, text))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def _short_help(self, ctx: click.Context, name: str, limit: int) -> str | None:
+        """The listing's line for NAME: from the static table unless already loaded."""
+        if name in SHORT_HELP and name not in self.commands:
+            text = SHORT_HELP[name]
+            if name in VERBATIM_SHORT_HELP:
+                return text
+            return make_default_short_help(text, limit)
+        command = self.get_command(ctx, name)
+        if command is None or command.hidden:
+            return None
+        return command.get_short_help_str(limit)
 
 
 @click.group(

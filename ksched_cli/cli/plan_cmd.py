@@ -10,18 +10,18 @@ import click
 
 from ..config.load import load_config
 from ..config.types import SchedulerConfig
+from ..controllers import member_keys
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
 from ..errors import KschedError, Location
-from ..manifests.files import manifest_files
-from ..manifests.loader import LoadResult, load_cluster
+from ..manifests.loader import LoadResult, load_cluster, manifest_sources
 from ..render.explain import render_attempts, render_pod
 from ..render.stream import write_json, write_yaml
 from ..render.table import render_table
 from ..versions.features import Features
 from ..versions.releases import Release
-from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
+from .extender_opts import MODE_HELP, ExtenderSetup, finish, input_files, setup, validate_mode
 from .progress import progress_line
 from .version_opts import kubernetes_version_option
 
@@ -57,10 +57,10 @@ class _PlanCommand(click.Command):
 @click.option(
     "-o",
     "--output",
-    type=click.Choice(["table", "wide", "json", "yaml"]),
+    type=click.Choice(["table", "wide", "json", "yaml", "html"]),
     default="table",
     show_default=True,
-    help="Output format.",
+    help="Output format (html: a self-contained report with every pod's story).",
 )
 @click.option(
     "--explain", is_flag=True, help="Include every attempt: per-node filter results and scores."
@@ -117,8 +117,9 @@ def plan(
     at a time on a simulated clock.
 
     \b
-    Exit codes: 0 every pending pod was scheduled; 2 some were not
-    (Unschedulable, Gated or Skipped); 1 invalid input, configuration or usage.
+    Exit codes: 0 every pending pod was scheduled (pods for schedulers no
+    profile serves are Skipped, which is not a failure); 2 some were not
+    (Unschedulable or Gated); 1 invalid input, configuration or usage.
 
     \b
     Examples (each directory under examples/ has a README saying what to look for):
@@ -130,9 +131,10 @@ def plan(
       ksched plan cluster/ --config my-profile.yaml -o json --explain
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
       ksched plan examples/upgrade --kubernetes-version 1.36
+      ksched plan examples/preemption -o html > report.html
     """
     cfg, loaded = _load_or_exit(config, paths, explain_pod, kubernetes_version.features)
-    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders)
+    ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
         loaded.warnings.append(ext.notice)
@@ -144,6 +146,10 @@ def plan(
     record = (
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
+    report = _HtmlReport(loaded) if output == "html" else None
+    if report is not None:
+        # The report draws every pod's story: filter reasons and weighted scores.
+        record = "weighted"
     with progress_line() as progress:
         options = EngineOptions(
             tie_break=tie_break,
@@ -154,11 +160,12 @@ def plan(
             extender_transport=ext.transport,
         )
         result = Engine(cfg, loaded.cluster, options).run()
-    finish(ext)
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
-    if output in ("json", "yaml"):
+    if report is not None:
+        click.echo(report.render(result, loaded.cluster, paths), nl=False)
+    elif output in ("json", "yaml"):
         # Streamed: with --explain on a large cluster the document is gigabytes.
         if output == "json":
             write_json(result, explain, sys.stdout)
@@ -169,15 +176,40 @@ def plan(
         if ext.notice:
             text = f"WARNING: {ext.notice}\n{text}"
         click.echo(text, nl=False)
-    pending_failed = any(
-        d.outcome in ("Unschedulable", "Gated", "Skipped") for d in result.decisions
-    )
+    # Skipped pods belong to another scheduler: not this plan's failure.
+    pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
+    recording_failed = finish(ext)  # after the output: a failed write never costs the plan
+    if recording_failed:
+        click.echo(recording_failed, err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
 
 
-def _extender_setup_or_exit(cfg: SchedulerConfig, mode: str, record: str | None) -> ExtenderSetup:
+class _HtmlReport:
+    """The cluster before the plan, kept for ``-o html`` (the run binds and deletes pods)."""
+
+    def __init__(self, loaded: LoadResult) -> None:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of
+
+        self.before = capture(loaded.cluster.nodes, loaded.cluster.pods)
+        self.owners = owners_of(loaded.cluster.pods)
+
+    def render(self, result: Plan, cluster: Cluster, paths: Sequence[str]) -> str:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of, plan_report
+
+        after = capture(cluster.nodes, cluster.pods)
+        # Pods made during the run (by controllers) have owners too; victims are gone.
+        owners = {**self.owners, **owners_of(cluster.pods)}
+        return plan_report(result, self.before, after, owners, paths)
+
+
+def _extender_setup_or_exit(
+    cfg: SchedulerConfig, mode: str, record: str | None, inputs: Sequence[str]
+) -> ExtenderSetup:
     try:
-        return setup(cfg, mode, record)
+        return setup(cfg, mode, record, input_files(inputs))
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
@@ -202,7 +234,7 @@ def _load_or_exit(
 def _require_manifest_files(paths: Sequence[str]) -> None:
     # The loader only warns about an empty directory (it may sit beside others);
     # when no path holds a manifest at all, planning nothing would hide the mistake.
-    files, _ = manifest_files(paths)
+    files, _ = manifest_sources(paths)
     if not files:
         raise KschedError("no *.yaml, *.yml or *.json files to read", _where(paths))
 
@@ -217,8 +249,9 @@ def _where(paths: Sequence[str]) -> Location | None:
 
 
 def _require_pods(cluster: Cluster, wanted: Sequence[str]) -> None:
-    """Every ``--explain-pod`` names a pod of the input (checked before the plan runs)."""
-    keys = {p.key for p in cluster.pods}
+    """Every ``--explain-pod`` names a pod of the input (checked before the plan runs),
+    or a StatefulSet pod an OrderedReady set creates during the plan."""
+    keys = {p.key for p in cluster.pods} | member_keys(cluster)
     for name in wanted:
         if name not in keys:
             raise KschedError(

@@ -11,7 +11,7 @@ from typing import Any
 
 from .godur import parse_duration
 from .names import is_extended_resource_name, qualified_name_errors
-from .problems import Problem, child, invalid
+from .problems import Problem, child, invalid, plain
 from .types import Extender, ExtenderTLSConfig
 
 DEFAULT_EXTENDER_TIMEOUT_SECONDS = 5.0
@@ -44,12 +44,66 @@ def validate_extenders(extenders: list[dict[str, Any]]) -> list[Problem]:
             if name in managed:
                 problems.append(invalid(where, name, "duplicate extender managed resource name"))
             managed.add(name)
+        problems += _tls_data(path, extender.get("tlsConfig"))
     if binders > 1:
         detail = "only one extender can implement bind"
         problems.append(
             invalid("extenders", f"found {binders} extenders implementing bind", detail)
         )
     return problems
+
+
+def _tls_data(path: str, tls: Any) -> list[Problem]:
+    """certData, keyData and caData are []byte: base64 in JSON and YAML, checked on decoding.
+
+    The value is never repeated in the message: it may be a private key.
+    """
+    if not isinstance(tls, Mapping):
+        return []
+    problems = []
+    for key in ("certData", "keyData", "caData"):
+        value = tls.get(key)
+        offset = base64_error_offset(value) if isinstance(value, str) else None
+        if offset is not None:
+            where = child(path, "tlsConfig", key)
+            problems.append(plain(where, f"illegal base64 data at input byte {offset}"))
+    return problems
+
+
+_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+
+def base64_error_offset(text: str) -> int | None:
+    """Where Go's base64.StdEncoding.Decode stops on ``text`` (CorruptInputError), or None.
+
+    Padding is required; CR and LF are skipped anywhere, as Go skips them.
+    """
+    data, i, n = text, 0, len(text)
+    while True:
+        quantum = 0
+        while quantum < 4:
+            if i == n:
+                return None if quantum == 0 else i - quantum
+            c = data[i]
+            i += 1
+            if c in "\r\n":
+                continue
+            if c in _ALPHABET:
+                quantum += 1
+                continue
+            if c != "=" or quantum < 2:
+                return i - 1
+            if quantum == 2:  # a second "=" must follow
+                while i < n and data[i] in "\r\n":
+                    i += 1
+                if i == n:
+                    return n
+                if data[i] != "=":
+                    return i - 1
+                i += 1
+            while i < n and data[i] in "\r\n":
+                i += 1
+            return i if i < n else None  # anything after the padding is an error
 
 
 def _text(raw: Mapping[str, Any], key: str) -> str:

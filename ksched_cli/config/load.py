@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import KschedError, Location
 from ..versions.features import V130, Features
-from ..yamlio import load_positioned, position_of
+from ..yamlio import load_positioned, position_of, read_text
 from . import schema
 from .args_codec import decode_args
 from .builtin import builtin_names, builtin_path
@@ -28,6 +28,7 @@ from .problems import ERROR, WARNING, Problem, child, plain
 from .types import Profile, SchedulerConfig
 from .validation import validate
 from .validation_args import INIT_VALIDATORS
+from .yaml_bounds import check_config_yaml
 
 DEFAULT_SOURCE = "<default>"
 DEFAULT_PROFILE = "default"
@@ -99,7 +100,9 @@ def to_plain(node: Any) -> Any:
 
 
 def _document(source: str, path: Path) -> Any:
-    docs = [d for d in load_positioned(path) if d is not None]
+    text = read_text(path)
+    check_config_yaml(source, text)  # before anything expands an alias
+    docs = [d for d in load_positioned(path, text) if d is not None]
     if not docs:
         raise KschedError("empty file: expected a KubeSchedulerConfiguration", Location(source))
     if len(docs) > 1:

@@ -231,11 +231,23 @@ def validate_node_resources_fit(base: str, args: dict[str, Any]) -> list[Problem
         problems.append(not_supported(child(path, "type"), kind, SCORING_STRATEGIES))
     problems += _resource_weights(child(path, "resources"), strategy["resources"])
     ratio = strategy.get("requestedToCapacityRatio")
+    if ratio is None and kind == "RequestedToCapacityRatio":
+        problems.append(_missing_ratio(child(path, "requestedToCapacityRatio")))
     if ratio is not None:
         # v1.30 reports this at scoringStrategy.shape, skipping requestedToCapacityRatio.
         at = child(path, "requestedToCapacityRatio", "shape")
         problems += validate_function_shape(child(path, "shape"), ratio.get("shape") or [], at)
     return problems + resource_name_warnings(child(path, "resources"), strategy["resources"])
+
+
+def _missing_ratio(path: str) -> Problem:
+    # v1.30 neither defaults nor validates it: NewFit dereferences the missing shape and
+    # kube-scheduler crashes at start-up. ksched refuses the configuration instead.
+    return required(
+        path,
+        "type RequestedToCapacityRatio needs requestedToCapacityRatio.shape (v1.30 has no "
+        "default: kube-scheduler crashes at start-up without it)",
+    )
 
 
 def validate_coscheduling(base: str, args: dict[str, Any]) -> list[Problem]:

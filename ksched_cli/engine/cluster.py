@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..api.namespaces import LimitRange, Namespace
 from ..api.node import Node
 from ..api.pod import Pod
 from ..api.podgroup import PodGroup
@@ -24,6 +26,12 @@ class Cluster:
     replica_sets: list[Workload] = field(default_factory=list)
     stateful_sets: list[Workload] = field(default_factory=list)
     replication_controllers: list[Workload] = field(default_factory=list)
+    deployments: list[Workload] = field(default_factory=list)
+    daemon_sets: list[Workload] = field(default_factory=list)
+    jobs: list[Workload] = field(default_factory=list)
+    cron_jobs: list[Workload] = field(default_factory=list)
+    namespaces: dict[str, Namespace] = field(default_factory=dict)
+    limit_ranges: list[LimitRange] = field(default_factory=list)
     # Storage and gang objects, keyed as the API server keys them.
     persistent_volumes: dict[str, PersistentVolume] = field(default_factory=dict)
     # "ns/name"
@@ -34,7 +42,11 @@ class Cluster:
     # The scheduler's extenders (Handle.Extenders()); set by the engine. They live here
     # because the cluster is what preemption reaches through its handle.
     extenders: Extenders = field(default_factory=Extenders)
+    # The controllers' reaction to a pod binding (set by controllers.reconcile when a
+    # StatefulSet waits on it): the pods they create in turn, already in ``pods``.
+    on_bound: Callable[[Pod, float], list[Pod]] | None = None
 
     def namespace_labels(self, namespace: str) -> dict[str, str]:
-        """Namespaces are implicit: each carries only its automatic name label."""
-        return {"kubernetes.io/metadata.name": namespace}
+        """A Namespace object's labels; a namespace not in the input has only its name label."""
+        ns = self.namespaces.get(namespace)
+        return ns.labels if ns is not None else {"kubernetes.io/metadata.name": namespace}

@@ -260,6 +260,7 @@ class SchedulingCycle:
         engine.decide(pod, rec.SCHEDULED, node=host)
         engine.cluster_changed(PodEvent(ADD, pod, host))
         fwk.run_post_bind(state, pod, host)
+        engine.pod_bound(pod)
         if activate is not None:
             self._activate(activate)
 

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from ..api.meta import DEFAULT_TIME
 from ..api.pod import Pod
 from ..config.types import SchedulerConfig
-from ..extender.client import HTTPExtender
-from ..extender.scheduling import Extenders
+from ..extender.scheduling import Extenders, build_extenders
 from ..extender.transport import Transport
 from ..framework.interface import WaitingPod
 from ..framework.nominations import Nominations
@@ -100,7 +99,7 @@ class Engine:
         if self.options.extender_mode == "skip":
             return Extenders()
         transport = self.options.extender_transport
-        return Extenders([HTTPExtender(e, transport) for e in self.config.extender_configs])
+        return build_extenders(self.config.extender_configs, transport, self.config.source)
 
     # --- EngineServices -----------------------------------------------------------------
     @property
@@ -142,28 +141,40 @@ class Engine:
 
     def _enqueue_pending(self) -> None:
         for pod in self._cluster.pods:
-            if pod.node_name:
-                continue
-            fwk = self.frameworks.get(pod.scheduler_name)
-            if fwk is None:
-                self.decide(pod, rec.SKIPPED)
-                self.plan.decisions[
-                    -1
-                ].note = f'no profile has schedulerName "{pod.scheduler_name}"'
-                continue
-            info = QueuedPodInfo(pod=pod, timestamp=0.0)
-            self.queued[pod.uid] = info
-            if pod.nominated_node_name:
-                self.nominator.add(pod, pod.nominated_node_name)
-            gate = next(
-                (s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None),
-                None,
-            )
-            if gate is not None:
-                info.gated = True
-                self.decide(pod, rec.GATED, message=gate.message())
-                continue
-            self.queue.add_active(info)
+            if not pod.node_name:
+                self._enqueue(pod)
+
+    def _enqueue(self, pod: Pod) -> None:
+        fwk = self.frameworks.get(pod.scheduler_name)
+        if fwk is None:
+            self.decide(pod, rec.SKIPPED)
+            self.plan.decisions[-1].note = f'no profile has schedulerName "{pod.scheduler_name}"'
+            return
+        info = QueuedPodInfo(pod=pod, timestamp=self.clock)
+        self.queued[pod.uid] = info
+        if pod.nominated_node_name:
+            self.nominator.add(pod, pod.nominated_node_name)
+        gate = next(
+            (s for pl in fwk.pre_enqueue_plugins if (s := pl.pre_enqueue(pod)) is not None),
+            None,
+        )
+        if gate is not None:
+            info.gated = True
+            self.decide(pod, rec.GATED, message=gate.message())
+            return
+        self.queue.add_active(info)
+
+    def add_pending_pod(self, pod: Pod) -> None:
+        """A pod created during the plan (already in ``cluster.pods``) enters the queue."""
+        self.pods_by_uid[pod.uid] = pod
+        self._enqueue(pod)
+
+    def pod_bound(self, pod: Pod) -> None:
+        """Controllers react to a binding (an OrderedReady StatefulSet's next ordinal)."""
+        hook = self._cluster.on_bound
+        if hook is not None:
+            for created in hook(pod, self.start_time_now()):
+                self.add_pending_pod(created)
 
     # --- the loop -------------------------------------------------------------------
     def run(self) -> rec.Plan:

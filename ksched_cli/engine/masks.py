@@ -18,7 +18,11 @@ from ..framework.interface import FilterPlugin
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..plugins.noderesources.fit import NAME as FIT
-from ..plugins.resource_only import fit_with_nominated_statuses, resource_only
+from ..plugins.resource_only import (
+    fit_decides_nominated,
+    fit_with_nominated_statuses,
+    resource_only,
+)
 from .runtime import filter_failure
 from .walk import Failed, check_status, visit
 
@@ -61,11 +65,12 @@ def walk_with_masks(
     # Nodes with nominated pods may still pass: check them one by one, in order.
     at_special = np.flatnonzero(special[order])
     at_special = at_special[cum[at_special] < to_find]  # the rest are never reached
-    known = (
-        _nominated_statuses(fwk, state, pod, columns, masks, order[at_special])
-        if at_special.size and fwk.vectorize and resource_only(fwk, state)
-        else None
-    )
+    known = None
+    if at_special.size and fwk.vectorize:
+        if resource_only(fwk, state):
+            known = _nominated_statuses(fwk, state, pod, columns, masks, order[at_special])
+        elif fit_decides_nominated(fwk, state):
+            known = _nominated_statuses(fwk, state, pod, columns, masks, order[at_special], True)
     for k, p in enumerate(at_special.tolist()):
         if int(cum[p]) + len(extra) >= to_find:
             break
@@ -116,10 +121,15 @@ def _nominated_statuses(
     columns: NodeColumns,
     masks: list[tuple[FilterPlugin, BoolArray | None]],
     positions: IntArray,
+    fit_first_only: bool = False,
 ) -> Callable[[int], Status | None]:
     """RunFilterPluginsWithNominatedPods on the nodes at ``positions`` when filters are
     resource-only: the other plugins' masks hold with nominated pods too, and Fit is
-    judged on the nodes' requests plus their nominated pods'."""
+    judged on the nodes' requests plus their nominated pods'.
+
+    ``fit_first_only``: only the plugins ahead of Fit are pod-independent, so the
+    arrays settle the nodes where Fit (or one of those) rejects; where Fit accepts,
+    the node runs the plain per-node check."""
     fit = fit_with_nominated_statuses(fwk, state, pod, columns, positions)
     fit_ok = np.array(fit.codes, dtype=np.int64) == 0
     unknown = np.zeros(len(positions), dtype=np.bool_)  # no mask: ask the plugin below
@@ -132,6 +142,8 @@ def _nominated_statuses(
     by_fit = fit.all()
 
     def status(k: int) -> Status | None:
+        if fit_first_only and not fit.codes[k]:
+            return fwk.run_filter_with_nominated_pods(state, pod, columns.infos[int(positions[k])])
         if passing[k]:
             return None
         if first[k] == fit_index:

@@ -9,8 +9,11 @@ from typing import Any
 from ..api.pod import Pod
 from ..config.types import Extender
 from ..framework.nodeinfo import NodeInfo
+from .gojson import GoJSONError
+from .gotypes import GoType, unmarshal
+from .replies import BINDING_RESULT, FILTER_RESULT, HOST_PRIORITY_LIST, PREEMPTION_RESULT, errorf
 from .transport import ExtenderError, HTTPTransport, Transport
-from .wire import JSON, field, node_json, pod_json
+from .wire import JSON, node_json, pod_json
 
 FailedNodes = dict[str, str]
 
@@ -55,9 +58,14 @@ class HTTPExtender:
         containers = (*pod.containers, *pod.init_containers)
         return any(name in self.managed for c in containers for name in c.requests)
 
-    def _send(self, verb: str, body: Any) -> Any:
+    def _send(self, verb: str, body: Any, reply: GoType) -> Any:
+        """The reply decoded into its Go type; a reply that does not fit is Go's error."""
         url = self.config.url_prefix.rstrip("/") + "/" + verb
-        return self.transport.post(self.config, verb, url, body)
+        value = self.transport.post(self.config, verb, url, body)
+        try:
+            return unmarshal(value, reply)
+        except GoJSONError as err:
+            raise ExtenderError(str(err)) from None
 
     def _args(self, pod: Pod, nodes: Sequence[NodeInfo]) -> JSON:
         if self.config.node_cache_capable:
@@ -68,27 +76,26 @@ class HTTPExtender:
     def filter(self, pod: Pod, nodes: Sequence[NodeInfo]) -> FilterResult:
         if not self.config.filter_verb:
             return FilterResult(list(nodes), {}, {})
-        result = _object(self._send(self.config.filter_verb, self._args(pod, nodes)))
-        error = field(result, "Error")
-        if error:
-            raise ExtenderError(str(error))
+        result = self._send(self.config.filter_verb, self._args(pod, nodes), FILTER_RESULT)
+        if result["Error"]:
+            raise ExtenderError(errorf(result["Error"]))
         return FilterResult(
             self._filtered(result, nodes),
-            _failed(field(result, "FailedNodes")),
-            _failed(field(result, "FailedAndUnresolvableNodes")),
+            result["FailedNodes"] or {},
+            result["FailedAndUnresolvableNodes"] or {},
         )
 
     def _filtered(self, result: Mapping[str, Any], nodes: Sequence[NodeInfo]) -> list[NodeInfo]:
         by_name = {n.name: n for n in nodes}
-        names = field(result, "NodeNames")
-        if self.config.node_cache_capable and names is not None:
-            wanted = [str(n) for n in names]
-        else:
+        if self.config.node_cache_capable and result["NodeNames"] is not None:
+            wanted = [name or "" for name in result["NodeNames"]]
+        elif result["Nodes"] is not None:
             # kube-scheduler builds bare NodeInfos from returned Nodes; ksched keeps the
             # snapshot's NodeInfo of the same name, which holds its pods.
-            listed = field(result, "Nodes") or {}
-            items = field(listed, "items") or [] if isinstance(listed, Mapping) else []
-            wanted = [str(field(field(i, "metadata") or {}, "name") or "") for i in items]
+            items = result["Nodes"]["items"] or []
+            wanted = [((item or {}).get("metadata") or {}).get("name") or "" for item in items]
+        else:
+            wanted = []  # neither: no node passes, as in Go
         for name in wanted:
             if name not in by_name:
                 raise ExtenderError(
@@ -101,10 +108,9 @@ class HTTPExtender:
         """(host, score) pairs and the weight; without a verb every node scores 0."""
         if not self.config.prioritize_verb:
             return [(n.name, 0) for n in nodes], 0
-        result = self._send(self.config.prioritize_verb, self._args(pod, nodes))
-        if not isinstance(result, list):
-            result = []
-        pairs = [(str(field(h, "Host") or ""), int(field(h, "Score") or 0)) for h in result]
+        args = self._args(pod, nodes)
+        result = self._send(self.config.prioritize_verb, args, HOST_PRIORITY_LIST) or []
+        pairs = [(h["Host"] or "", h["Score"] or 0) for h in result]
         return pairs, self.config.weight
 
     def process_preemption(
@@ -132,8 +138,8 @@ class HTTPExtender:
                 }
                 for node, v in victims.items()
             }
-        result = _object(self._send(self.config.preempt_verb, body))
-        meta = field(result, "NodeNameToMetaVictims") or {}
+        result = self._send(self.config.preempt_verb, body, PREEMPTION_RESULT)
+        meta = result["NodeNameToMetaVictims"] or {}
         return {node: self._victims(node, mv or {}, nodes) for node, mv in meta.items()}
 
     def _victims(
@@ -144,29 +150,20 @@ class HTTPExtender:
             raise ExtenderError(f'nodeinfo not found for node name "{node}"')
         by_uid = {pi.pod.uid: pi.pod for pi in info.pods}
         pods = []
-        for meta_pod in field(meta, "Pods") or []:
-            uid = str(field(meta_pod or {}, "UID") or "")
+        for meta_pod in meta.get("Pods") or []:
+            uid = (meta_pod or {}).get("UID") or ""
             if uid not in by_uid:
                 raise ExtenderError(
                     f"extender: {self.name} claims to preempt pod (UID: &{{{uid}}}) on node: "
                     f"{node}, but the pod is not found on that node"
                 )
             pods.append(by_uid[uid])
-        return Victims(pods, int(field(meta, "NumPDBViolations") or 0))
+        return Victims(pods, meta.get("NumPDBViolations") or 0)
 
     def bind(self, pod: Pod, node: str) -> None:
         if not self.is_binder():
             raise ExtenderError("unexpected empty bindVerb in extender")
         body = {"PodName": pod.name, "PodNamespace": pod.namespace, "PodUID": pod.uid, "Node": node}
-        result = _object(self._send(self.config.bind_verb, body))
-        error = field(result, "Error")
-        if error:
-            raise ExtenderError(str(error))
-
-
-def _object(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _failed(value: Any) -> FailedNodes:
-    return {str(k): str(v) for k, v in value.items()} if isinstance(value, Mapping) else {}
+        result = self._send(self.config.bind_verb, body, BINDING_RESULT)
+        if result["Error"]:
+            raise ExtenderError(errorf(result["Error"]))

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..api.pod import Pod
+from ..config.types import Extender
+from ..errors import KschedError, Location
 from ..framework.columns import IntArray
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import MAX_NODE_SCORE
 from .client import HTTPExtender, Victims
-from .transport import ExtenderError
+from .transport import ExtenderError, HTTPTransport, TLSSetupError, Transport
 from .wire import MAX_EXTENDER_PRIORITY
 
 EXTENDER_NAME = "Extender"  # framework.ExtenderName, in UnschedulablePlugins
@@ -167,3 +169,22 @@ def _column_name(name: str, taken: Mapping[str, object]) -> str:
         n += 1
         column = f"{base}#{n}"
     return column
+
+
+def build_extenders(
+    configs: Sequence[Extender], transport: Transport | None, source: str
+) -> Extenders:
+    """sched.Extenders for a configuration, set up before the plan starts.
+
+    As kube-scheduler builds each extender's transport when it starts, TLS material that
+    does not load stops the run: one KschedError naming ``extenders[i].tlsConfig...``.
+    """
+    transport = transport or HTTPTransport()
+    for i, config in enumerate(configs):
+        try:
+            transport.prepare(config)
+        except TLSSetupError as err:
+            raise KschedError(
+                err.message, Location(source), f"extenders[{i}].{err.field}"
+            ) from None
+    return Extenders([HTTPExtender(c, transport) for c in configs])

@@ -1,16 +1,14 @@
-"""How extender requests travel: HTTP, a recorded stub, or a recorder around HTTP.
+"""How extender requests travel: over HTTP here, from a recorded stub in stub.py.
 
-A transport takes (extender name, verb, url, JSON body, timeout) and returns the decoded
-JSON reply or raises ExtenderError with the message kube-scheduler would log.
+A transport takes (extender, verb, url, JSON body) and returns the reply as decoded JSON
+(Go's Decoder rules, see gojson.py) or raises ExtenderError with the message
+kube-scheduler would log. The client (client.py) then decodes that value into the
+reply's Go type.
 """
 
 from __future__ import annotations
 
-import base64
 import json
-import socket
-import tempfile
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config.types import Extender
@@ -18,128 +16,82 @@ from ..config.types import Extender
 if TYPE_CHECKING:
     import ssl
 
-# ssl and urllib are imported where calls are made: most plans have no extenders, and
-# their import is a noticeable part of the command's start-up time.
+# ssl, http.client and the TLS helpers are imported where calls are made: most plans
+# have no extenders, and those imports are a noticeable part of the start-up time.
 
 
 class ExtenderError(Exception):
     """A failed extender call; ``str()`` is the error kube-scheduler would report."""
 
 
+class TLSSetupError(Exception):
+    """TLS material that does not load: ``field`` under the extender
+    (``tlsConfig.caData``) and client-go's message."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
 class Transport(Protocol):
+    def prepare(self, ext: Extender) -> None:
+        """Get ready to call ``ext`` (TLS set-up); raises TLSSetupError."""
+
     def post(self, ext: Extender, verb: str, url: str, body: Any) -> Any: ...
 
 
-def _pem_file(data: str, suffix: str) -> str:
-    # ssl wants files; inline *Data fields are base64 PEM in the configuration.
-    with tempfile.NamedTemporaryFile("wb", suffix=suffix, delete=False) as handle:
-        handle.write(base64.b64decode(data))
-    return handle.name
-
-
-def ssl_context(ext: Extender) -> ssl.SSLContext:
-    import ssl
-
-    """makeTransport: with enableHTTPS and no CA, the server certificate is not verified."""
-    tls = ext.tls_config
-    ca_file = tls.ca_file if tls else ""
-    if tls and tls.ca_data:
-        ca_file = _pem_file(tls.ca_data, ".ca.pem")
-    context = ssl.create_default_context(cafile=ca_file or None)
-    if (tls is not None and tls.insecure) or (ext.enable_https and not ca_file):
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-    if tls is not None:
-        cert = _pem_file(tls.cert_data, ".crt.pem") if tls.cert_data else tls.cert_file
-        key = _pem_file(tls.key_data, ".key.pem") if tls.key_data else tls.key_file
-        if cert:
-            context.load_cert_chain(cert, key or None)
-    return context
-
-
-def _reason(err: BaseException | str) -> str:
-    if isinstance(err, (TimeoutError, socket.timeout)):
-        return "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
-    if isinstance(err, ConnectionRefusedError):
-        return "connect: connection refused"
-    return str(err)
+def encode(body: Any) -> bytes:
+    """Go's json.Marshal layout: no spaces."""
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 class HTTPTransport:
-    """POST with a JSON body; one timeout on the wall clock for the whole exchange."""
+    """Calls extenders over HTTP(S); see httpcall.py for the limits of one call.
 
-    def post(self, ext: Extender, verb: str, url: str, body: Any) -> Any:
-        import urllib.error
-        import urllib.request
-
-        data = json.dumps(body).encode()
-        request = urllib.request.Request(
-            url, data=data, method="POST", headers={"Content-Type": "application/json"}
-        )
-        https = url.startswith("https:")
-        context = ssl_context(ext) if https else None
-        try:
-            with urllib.request.urlopen(
-                request, timeout=ext.http_timeout_seconds, context=context
-            ) as response:
-                if response.status != 200:
-                    raise ExtenderError(
-                        f"failed {verb} with extender at URL {url}, code {response.status}"
-                    )
-                return json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as err:
-            raise ExtenderError(
-                f"failed {verb} with extender at URL {url}, code {err.code}"
-            ) from err
-        except urllib.error.URLError as err:
-            raise ExtenderError(f'Post "{url}": {_reason(err.reason)}') from err
-        except (OSError, ValueError) as err:
-            raise ExtenderError(f'Post "{url}": {_reason(err)}') from err
-
-
-def stub_key(ext: Extender, verb: str) -> str:
-    return f"{ext.url_prefix.rstrip('/')}/{verb}"
-
-
-class StubTransport:
-    """Replays recorded replies: ``{"<urlPrefix>/<verb>": [{"request": ..., "response": ...}]}``.
-
-    A reply matches on the exact request body; a recorded error replays as the error.
+    An extender that failed to answer (refused, unreachable, timed out, broken TLS) is
+    not called again in this run: later calls fail at once with the same error. In
+    kube-scheduler each of them would wait for the same failure again; a plan is one
+    moment of the cluster, so the outcome is the same, without costing ``httpTimeout``
+    on every attempt of every pod.
     """
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.entries: dict[str, list[dict[str, Any]]] = json.loads(
-            Path(path).read_text(encoding="utf-8")
-        )
+    def __init__(self) -> None:
+        self._contexts: dict[Extender, ssl.SSLContext] = {}
+        self._unreachable: dict[str, str] = {}
+
+    def prepare(self, ext: Extender) -> None:
+        if ext.url_prefix.startswith("https:") and ext not in self._contexts:
+            from .tls import ssl_context
+
+            self._contexts[ext] = ssl_context(ext)
 
     def post(self, ext: Extender, verb: str, url: str, body: Any) -> Any:
-        for entry in self.entries.get(stub_key(ext, verb), []):
-            if entry.get("request") == body:
-                if entry.get("error"):
-                    raise ExtenderError(str(entry["error"]))
-                return entry.get("response")
-        raise ExtenderError(f"{self.path}: no recorded reply for {verb} at {url}")
+        from . import httpcall
+        from .gojson import GoJSONError, decode
 
-
-class RecordingTransport:
-    """Calls through ``inner`` and keeps every exchange in the stub file's format."""
-
-    def __init__(self, inner: Transport) -> None:
-        self.inner = inner
-        self.entries: dict[str, list[dict[str, Any]]] = {}
-
-    def post(self, ext: Extender, verb: str, url: str, body: Any) -> Any:
-        # Round-trip through JSON so the recorded request equals what a stub replay compares.
-        entry: dict[str, Any] = {"request": json.loads(json.dumps(body))}
-        self.entries.setdefault(stub_key(ext, verb), []).append(entry)
+        failure = self._unreachable.get(ext.url_prefix)
+        if failure is not None:
+            raise ExtenderError(failure)
         try:
-            entry["response"] = self.inner.post(ext, verb, url, body)
-        except ExtenderError as err:
-            entry["error"] = str(err)
-            raise
-        return entry["response"]
-
-    def save(self, path: str) -> None:
-        text = json.dumps(self.entries, indent=2, sort_keys=True) + "\n"
-        Path(path).write_text(text, encoding="utf-8")
+            self.prepare(ext)
+        except TLSSetupError as err:  # normally raised before the plan (build_extenders)
+            raise ExtenderError(str(err)) from None
+        server_name = ext.tls_config.server_name if ext.tls_config else ""
+        try:
+            reply = httpcall.post(
+                url, encode(body), ext.http_timeout_seconds, self._contexts.get(ext), server_name
+            )
+        except httpcall.CallFailed as failed:
+            if failed.unreachable:
+                self._unreachable[ext.url_prefix] = failed.message
+            raise ExtenderError(failed.message) from None
+        if reply.status != 200:
+            message = f"failed {verb} with extender at URL {url}, code {reply.status}"
+            if 300 <= reply.status < 400:
+                message += f" (redirect to {reply.location or '?'} not followed)"
+            raise ExtenderError(message)
+        try:
+            return decode(reply.body, reply.complete)
+        except GoJSONError as err:
+            raise ExtenderError(str(err)) from None

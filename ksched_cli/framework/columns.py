@@ -8,8 +8,8 @@ nominated-pod passes) never do, so the vector paths are only used on live nodes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -26,6 +26,13 @@ if TYPE_CHECKING:
     BoolArray = npt.NDArray[np.bool_]
 else:  # numpy.typing costs tens of milliseconds to import; annotations only need a name
     IntArray = BoolArray = np.ndarray
+
+
+class PodWatcher(Protocol):
+    def pod_changed(self, ni: NodeInfo, pod: Pod, sign: int) -> None: ...
+
+
+W = TypeVar("W", bound=PodWatcher)
 
 
 class NodeColumns:
@@ -58,6 +65,9 @@ class NodeColumns:
         # Live per-node sums of a request over pods below a priority, by (priority, name).
         self._below: dict[tuple[int, str], IntArray] = {}
         self._scalar_alloc: dict[str, IntArray] = {}
+        # Plugin indexes told of every pod bound to or removed from a live node.
+        self._watchers: dict[Any, PodWatcher] = {}
+        self.changes = 0  # pods bound or removed so far
         # Per-plugin caches of results that depend only on static node data
         # (labels, taints): keyed by the plugin and the pod's relevant spec.
         self.static_cache: dict[Any, Any] = {}
@@ -67,6 +77,9 @@ class NodeColumns:
     def update(self, i: int, ni: NodeInfo, pod: Pod | None = None, sign: int = 0) -> None:
         """Node ``i`` changed (``pod`` added with sign 1 or removed with -1, if given)."""
         if pod is not None:
+            self.changes += 1
+            for watcher in self._watchers.values():
+                watcher.pod_changed(ni, pod, sign)
             for (priority, name), column in self._below.items():
                 if pod.priority < priority:
                     column[i] += sign * amount(pod, name)
@@ -124,6 +137,15 @@ class NodeColumns:
             entry = (column, count)
             self._match_counts[key] = entry
         return entry[0]
+
+    def watcher(self, key: Any, build: Callable[[Sequence[NodeInfo]], W]) -> W:
+        """The index under ``key``, built from the live nodes on first use, then kept
+        current by ``pod_changed`` on every bind and removal."""
+        found = self._watchers.get(key)
+        if found is None:
+            found = build(self.infos)
+            self._watchers[key] = found
+        return cast(W, found)
 
     def static_ids(self, key: Any, value: Any) -> tuple[IntArray, list[Any]]:
         """Per node an int id of ``value(node_info)`` (-1 for None), and the id -> value list."""

@@ -70,14 +70,16 @@ def _unique(files: list[Path]) -> list[Path]:
     return out
 
 
-def read_documents(path: Path) -> tuple[str, list[Any]]:
-    """The file's text and its documents (``None`` for empty ones).
+def read_documents(path: Path, text: str | None = None) -> tuple[str, list[Any]]:
+    """The file's text (or ``text``, for standard input) and its documents (``None`` for
+    empty ones).
 
     JSON (what ``kubectl get -o json`` writes) goes through the json module, several
     times faster than a YAML parser; YAML through ``fastyaml``. Whatever those reject
     is read by the standard loader, which reports errors with their position.
     """
-    text = read_text(path)
+    if text is None:
+        text = read_text(path)
     if text.lstrip()[:1] == "{":
         try:
             return text, [json.loads(text)]

@@ -9,6 +9,8 @@ the load with one positioned line.
 from __future__ import annotations
 
 import gc
+import sys
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -16,8 +18,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..api.fields import Raw, type_name
+from ..api.namespaces import parse_limit_range, parse_namespace
 from ..api.node import parse_node
-from ..api.pod import parse_pod
+from ..api.pod import Pod, parse_pod
 from ..api.podgroup import POD_GROUP_API_VERSION, parse_pod_group
 from ..api.policy import parse_pdb, parse_priority_class
 from ..api.storage import (
@@ -32,6 +35,7 @@ from ..errors import KschedError, Location, ObjectError
 from ..yamlio import read_text
 from .admission import (
     SYSTEM_PRIORITY_CLASSES,
+    Admission,
     admit_claim,
     admit_pod,
     default_priority_class,
@@ -103,19 +107,55 @@ KINDS: Mapping[str, KindSpec] = {
     ),
     "CSINode": KindSpec("storage.k8s.io/v1", False, parse_csi_node, _put("csi_nodes")),
     "PodGroup": KindSpec(POD_GROUP_API_VERSION, True, parse_pod_group, _put("pod_groups")),
+    "Deployment": KindSpec("apps/v1", True, _workload("Deployment"), _append("deployments")),
+    "DaemonSet": KindSpec("apps/v1", True, _workload("DaemonSet"), _append("daemon_sets")),
+    "Job": KindSpec("batch/v1", True, _workload("Job"), _append("jobs")),
+    "CronJob": KindSpec("batch/v1", True, _workload("CronJob"), _append("cron_jobs")),
+    "Namespace": KindSpec("v1", False, parse_namespace, _put("namespaces")),
+    "LimitRange": KindSpec("v1", True, parse_limit_range, _append("limit_ranges")),
 }
 READ_KINDS = ", ".join(KINDS)
 FINISHED_PHASES = ("Succeeded", "Failed")
+STDIN = "-"
+# How standard input is named in messages.
+STDIN_PATH = Path("<stdin>")
+_stdin_text: str | None = None
 
 
-def load_cluster(paths: Sequence[str]) -> LoadResult:
-    """Every object of ``paths`` (files and directories), in load order; see semantics.md §1."""
-    files, warnings = manifest_files(paths)
+def stdin_text() -> str:
+    """Standard input, read once (``plan - cluster/``; diff may name it for both sides)."""
+    global _stdin_text
+    if _stdin_text is None:
+        _stdin_text = sys.stdin.read()
+    return _stdin_text
+
+
+def manifest_sources(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
+    """``manifest_files`` of each path, ``-`` standing for standard input."""
+    files: list[Path] = []
+    warnings: list[str] = []
+    for path in paths:
+        if path == STDIN:
+            if STDIN_PATH not in files:
+                files.append(STDIN_PATH)
+            continue
+        found, warned = manifest_files([path])
+        files += [f for f in found if f not in files]
+        warnings += warned
+    return files, warnings
+
+
+def load_cluster(paths: Sequence[str], reconcile_workloads: bool = True) -> LoadResult:
+    """Every object of ``paths`` (files, directories, ``-``), in load order; see
+    semantics.md §1. Workload objects then become their pods (``controllers.reconcile``)."""
+    files, warnings = manifest_sources(paths)
     builder = _Builder()
     with _gc_paused():
         for path in files:
             builder.add_file(path)
         builder.finish()
+        if reconcile_workloads:
+            builder.reconcile()
     return LoadResult(builder.cluster, warnings + builder.warnings)
 
 
@@ -186,7 +226,7 @@ class _Builder:
         # Parallel to cluster.pods: origin and whether spec.priority was written.
         self._pod_origins: list[Origin] = []
         self._explicit_priority: list[bool] = []
-        self._ignored: dict[tuple[str, str | None], int] = {}
+        self._ignored: Counter[tuple[str, str | None]] = Counter()
         self._finished_pods = 0
         self._path: Path | None = None  # the file being read, whose text is self._text
         self._text = ""
@@ -195,13 +235,13 @@ class _Builder:
 
     def add_file(self, path: Path) -> None:
         self._path = path
-        self._text, documents = read_documents(path)
+        text = stdin_text() if path == STDIN_PATH else None
+        self._text, documents = read_documents(path, text)
         self._documents[path] = len(documents)
         for index, document in enumerate(documents):
             documents[index] = None  # the decoded form is garbage once parsed: free it early
             if document is not None:
                 self._add_document(document, path, index)
-        self._flush_warnings(path)
         self._path, self._text = None, ""
 
     def _add_document(self, document: Any, path: Path, index: int) -> None:
@@ -234,8 +274,7 @@ class _Builder:
         # No apiVersion is taken as the expected one; another API group's kind of the same
         # name (Volcano's PodGroup) is not the object ksched reads.
         if spec is None or (api is not None and api != spec.api_version):
-            ignored = (kind, None if spec is None else str(api))
-            self._ignored[ignored] = self._ignored.get(ignored, 0) + 1
+            self._ignored[(kind, None if spec is None else str(api))] += 1
             return
         if kind == "Pod" and _finished(raw):
             # kube-scheduler's pod informer filters out Succeeded and Failed pods.
@@ -267,44 +306,76 @@ class _Builder:
 
     def _error(self, origin: Origin, what: str, field_path: str, message: str) -> KschedError:
         text = self._text if origin.path == self._path else None
+        if text is None and origin.path == STDIN_PATH:
+            text = stdin_text()
         documents = self._documents.get(origin.path)
         return positioned_error(origin, what, field_path, message, text, documents)
 
-    def _flush_warnings(self, path: Path) -> None:
-        for (kind, api), count in self._ignored.items():
-            self.warnings.append(f"{path}: {_ignored_message(kind, api, count)}")
+    def _summary_warnings(self) -> None:
+        """One line for every object ksched does not read, one for finished pods."""
+        if self._ignored:
+            parts = [f"{kind} ({count})" if api is None
+                     else f"{kind} with apiVersion {api} ({count}; ksched reads "
+                     f"{KINDS[kind].api_version})"
+                     for (kind, api), count in sorted(self._ignored.items(),
+                                                      key=lambda i: (i[0][0], i[0][1] or ""))]
+            total = sum(self._ignored.values())
+            self.warnings.append(
+                f"ignoring {total} object(s) ksched does not use: {', '.join(parts)} "
+                f"(ksched reads {READ_KINDS})"
+            )
         if self._finished_pods:
             self.warnings.append(
-                f"{path}: ignoring {self._finished_pods} Pod(s) in phase Succeeded or Failed "
+                f"ignoring {self._finished_pods} Pod(s) in phase Succeeded or Failed "
                 "(kube-scheduler does not see finished pods)"
             )
-        self._ignored = {}
-        self._finished_pods = 0
 
     def finish(self) -> None:
         """Cross-object steps, once every file is read: admission and references."""
+        self._summary_warnings()
         cluster = self.cluster
         classes = {**SYSTEM_PRIORITY_CLASSES, **cluster.priority_classes}
         default = default_priority_class(cluster.priority_classes)
+        admission = Admission.of(cluster)
         nodes = self._seen["Node"]
         uids: dict[str, str] = {}
+        kept: list[Pod] = []
+        orphaned: Counter[str] = Counter()
         for pod, origin, explicit in zip(
             cluster.pods, self._pod_origins, self._explicit_priority, strict=True
         ):
             try:
-                admit_pod(pod, explicit, classes, default)
                 if pod.node_name and pod.node_name not in nodes:
-                    problem = f'no Node named "{pod.node_name}" in the input'
-                    raise ObjectError("spec.nodeName", problem)
+                    orphaned[pod.node_name] += 1
+                    continue
+                if not pod.node_name:
+                    pod = admission.limit_ranger(pod)
+                admit_pod(pod, explicit, classes, default)
                 other = uids.setdefault(pod.uid, pod.key)
                 if other != pod.key:
                     raise ObjectError("metadata.uid",
                                       f'Duplicate value: "{pod.uid}": also the uid of Pod {other}')
             except ObjectError as exc:
                 raise self._error(origin, f"Pod {pod.key}", exc.field, exc.message) from None
+            kept.append(pod)
+        cluster.pods[:] = kept
+        if orphaned:
+            names = ", ".join(sorted(orphaned))
+            self.warnings.append(
+                f"leaving out {sum(orphaned.values())} running Pod(s) bound to Node(s) absent "
+                f"from the input: {names}"
+            )
         default_class = default_storage_class(cluster.storage_classes)
         for claim in cluster.persistent_volume_claims.values():
             admit_claim(claim, default_class)
+
+    def reconcile(self) -> None:
+        """Workload objects become the pods their controllers would create."""
+        # Imported here: the controllers use this package's admission module.
+        from ..controllers import reconcile
+
+        result = reconcile(self.cluster)
+        self.warnings += result.notes
 
 
 def _is_list(document: Mapping[str, Any]) -> bool:
@@ -317,12 +388,3 @@ def _is_list(document: Mapping[str, Any]) -> bool:
 def _finished(raw: Raw) -> bool:
     status = raw.get("status")
     return isinstance(status, Mapping) and status.get("phase") in FINISHED_PHASES
-
-
-def _ignored_message(kind: str, api: str | None, count: int) -> str:
-    head = f"ignoring {count} object(s) of kind {kind}"
-    if api is not None:
-        return f"{head} with apiVersion {api} (ksched reads {kind} {KINDS[kind].api_version})"
-    if kind == "Namespace":
-        return f"{head} (namespaces are implicit, with only the kubernetes.io/metadata.name label)"
-    return f"{head} (ksched reads {READ_KINDS})"

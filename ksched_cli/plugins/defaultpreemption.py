@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..api.pod import PREEMPT_NEVER, Pod
 from ..api.policy import PodDisruptionBudget
@@ -18,7 +19,13 @@ from .preemption_victims import (
     lower_priority_in_visit_order,
     reprieve,
 )
-from .resource_only import resource_only, screen_dry_runs, select_victims_by_resources
+from .resource_only import (
+    fit_decides_first,
+    inert_checked_filters,
+    resource_only,
+    screen_dry_runs,
+    select_victims_by_resources,
+)
 
 NAME = "DefaultPreemption"
 NO_VICTIMS = "No preemption victims found for incoming pod"
@@ -30,13 +37,20 @@ class Plugin:
     def __init__(self, args: DefaultPreemptionArgs | None, handle: Handle) -> None:
         self.args = args or DefaultPreemptionArgs()
         self.handle = handle
-        # Decided once per PostFilter: dry runs may work on resource numbers alone.
+        # Decided once per PostFilter: dry runs may work on resource numbers alone,
+        # everywhere or on nodes whose moving pods these filters ignore.
         self._resource_only = False
+        self._inert_checked: list[Any] | None = None
+        self._inert: dict[str, bool] = {}
 
     def post_filter(
         self, state: CycleState, pod: Pod, filtered: Mapping[str, Status]
     ) -> tuple[PostFilterResult | None, Status | None]:
         self._resource_only = resource_only(self.handle, state)
+        self._inert_checked = (
+            None if self._resource_only else inert_checked_filters(self.handle, state)
+        )
+        self._inert = {}
         evaluator = Evaluator(self.handle, self, state)
         result, status = evaluator.preempt(pod, filtered)
         if result is not None:
@@ -76,9 +90,30 @@ class Plugin:
     def select_victims_on_node(
         self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]
     ) -> tuple[list[Pod], int, Status | None]:
-        if self._resource_only:
+        if self._resource_only or self._moves_only_inert_pods(state, pod, node_info):
             return select_victims_by_resources(self.handle, state, pod, node_info, pdbs)
         return self._select_victims(state.clone(), pod, node_info.clone(), pdbs)
+
+    def _moves_only_inert_pods(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> bool:
+        """Whether every pod the dry run removes (lower priority) or adds (nominated)
+        leaves the pod-dependent filters' state unchanged."""
+        checked = self._inert_checked
+        if checked is None:
+            return False
+        moving = [pi.pod for pi in node_info.pods if pi.pod.priority < pod.priority]
+        moving += [
+            pi.pod
+            for pi in self.handle.nominated_pods_for_node(node_info.name)
+            if pi.pod.priority >= pod.priority and pi.pod.uid != pod.uid
+        ]
+        known = self._inert
+        for other in moving:
+            inert = known.get(other.uid)
+            if inert is None:
+                inert = known[other.uid] = all(pl.inert_pod(state, pod, other) for pl in checked)
+            if not inert:
+                return False
+        return True
 
     def screen_nodes(
         self,
@@ -87,7 +122,7 @@ class Plugin:
         potential: Sequence[NodeInfo],
         statuses: Mapping[str, Status],
     ) -> Screened | None:
-        if not self._resource_only:
+        if not (self._resource_only or fit_decides_first(self.handle, state)):
             return None
         return screen_dry_runs(self.handle, state, pod, potential, statuses)
 

@@ -12,6 +12,7 @@ in defaultpreemption.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -51,6 +52,61 @@ def resource_only(handle: Handle, state: CycleState) -> bool:
         return False
     active_extensions = getattr(handle, "has_active_pre_filter_extensions", None)
     return active_extensions is not None and not active_extensions(state)
+
+
+# Filters that keep accepting a node when pods leave it (NodePorts: fewer pods hold
+# fewer host ports), besides those that never look at the node's pods.
+REMOVAL_SAFE = POD_INDEPENDENT | {"NodePorts"}
+
+
+def fit_decides_first(handle: Handle, state: CycleState) -> bool:
+    """Whether every dry run on a node that Fit rejected in the filter pass meets Fit
+    before any other rejecting plugin, as on that pass: the plugins ahead of Fit
+    accepted the node with all its pods (and its nominated pods), and keep accepting
+    it with fewer. Then screen_dry_runs may settle those nodes whatever the plugins
+    after Fit are."""
+    return _fit_after_only(handle, state, REMOVAL_SAFE)
+
+
+def fit_decides_nominated(handle: Handle, state: CycleState) -> bool:
+    """Whether Fit's verdict on a node with its nominated pods added, computed on the
+    arrays, is the filter pass's answer wherever Fit rejects: the plugins ahead of Fit
+    never look at the node's pods, so their verdicts hold with nominated pods too."""
+    return _fit_after_only(handle, state, POD_INDEPENDENT)
+
+
+def _fit_after_only(handle: Handle, state: CycleState, allowed: frozenset[str]) -> bool:
+    """Fit is active (with its PreFilter state) and only ``allowed`` filters precede it."""
+    if not getattr(handle, "vectorize", False) or state.active_filters is None:
+        return False
+    if not isinstance(state.get(PRE_FILTER_STATE_KEY), PreFilterState):
+        return False
+    for pl in state.active_filters:
+        if pl.name == FIT:
+            return True
+        if pl.name not in allowed:
+            return False
+    return False
+
+
+def inert_checked_filters(handle: Handle, state: CycleState) -> list[Any] | None:
+    """The active filters besides Fit and the pod-independent ones, when each of them
+    can tell which pods leave its state unchanged (``inert_pod``); None otherwise.
+
+    On a node where every pod a dry run removes or adds is inert for all of them,
+    their verdicts stay as they are and victim selection is a matter of resources."""
+    if not getattr(handle, "vectorize", False) or state.active_filters is None:
+        return None
+    if not isinstance(state.get(PRE_FILTER_STATE_KEY), PreFilterState):
+        return None
+    out = []
+    for pl in state.active_filters:
+        if pl.name == FIT or pl.name in POD_INDEPENDENT:
+            continue
+        if not hasattr(pl, "inert_pod"):
+            return None
+        out.append(pl)
+    return out
 
 
 def _failure(plugin: str, status: Status) -> Status:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import PLAN_EXAMPLES, plan_json, readme_commands, run
+from .helpers import EXPECTED_STDERR, PLAN_EXAMPLES, plan_json, readme_commands, run
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,20 @@ EXPECTED: dict[str, tuple[int, dict[str, Outcome]]] = {
         "default/best-effort": Outcome(S, "node-b"),
         "default/too-big": Outcome(U, message="untolerated taint {dedicated: gpu}"),
     }),
+    "chart": (2, {
+        "shop/db-0": Outcome(S, "node-a"),
+        "shop/db-1": Outcome(S, "node-b"),
+        "shop/db-2": Outcome(U, message="2 node(s) didn't match pod anti-affinity rules"),
+        "shop/log-agent-c6z64": Outcome(S, "node-a"),
+        "shop/log-agent-2kmlw": Outcome(S, "node-b"),
+        "shop/log-agent-qz8zq": Outcome(S, "node-c"),
+        "shop/log-agent-ggtgl": Outcome(U, message="0/4 nodes are available: 1 Insufficient cpu."),
+        "shop/web-c5d6f6c4b-mswl6": Outcome(S, "node-a"),
+        "shop/web-c5d6f6c4b-c9j2x": Outcome(S, "node-b"),
+        "shop/web-c5d6f6c4b-2n6gs": Outcome(S, "node-c"),
+        "shop/migrate-t9q7p": Outcome(S),
+        "shop/report-28401120-hctdt": Outcome(S),
+    }),
     "storage": (2, {
         "default/web-0": Outcome(S, "node-a2"),
         "default/ssd-0": Outcome(S, "node-b1"),
@@ -145,7 +159,7 @@ def test_readme_commands_run(monkeypatch: pytest.MonkeyPatch, example: str) -> N
     for args in commands:
         result = run(monkeypatch, *args)
         assert result.exit_code == EXPECTED[example][0], (args, result.output)
-        assert result.stderr == "", (args, result.stderr)
+        assert result.stderr == EXPECTED_STDERR.get(example, ""), (args, result.stderr)
         assert result.stdout
 
 

@@ -50,9 +50,8 @@ def test_exit_0_when_every_pending_pod_is_scheduled(monkeypatch: pytest.MonkeyPa
     [
         ("  nodeSelector: {disk: none}\n", "Unschedulable"),
         ("  schedulingGates:\n  - name: example.com/hold\n", "Gated"),
-        ("  schedulerName: other-scheduler\n", "Skipped"),
     ],
-    ids=["unschedulable", "gated", "skipped"],
+    ids=["unschedulable", "gated"],
 )
 def test_exit_2_when_some_pending_pod_is_not_scheduled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: str, outcome: str
@@ -62,6 +61,18 @@ def test_exit_2_when_some_pending_pod_is_not_scheduled(
     assert result.exit_code == 2, result.output
     assert f"default/stuck  {outcome}" in result.stdout
     assert "default/ok     Scheduled" in result.stdout
+
+
+def test_pods_for_other_schedulers_are_skipped_with_exit_0(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A snapshot holds pods of every scheduler: those no profile serves are not failures.
+    stuck = pod("other", spec="  schedulerName: other-scheduler\n")
+    result = plan_in(tmp_path, monkeypatch, {"c.yaml": docs(node("n1"), pod("ok"), stuck)},
+                     "c.yaml")
+    assert result.exit_code == 0, result.output
+    assert 'default/other  Skipped    <none>  no profile has schedulerName "other-scheduler"' in (
+        result.stdout)
 
 
 def test_nothing_pending_is_exit_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -189,16 +200,16 @@ def test_explain_pod_of_a_running_pod(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_warnings_go_to_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    files = {"c.yaml": docs(node("n1"), "apiVersion: apps/v1\nkind: Deployment\n"),
+    files = {"c.yaml": docs(node("n1"), "apiVersion: v1\nkind: ConfigMap\n"),
              "empty/notes.txt": "x\n"}
     result = plan_in(tmp_path, monkeypatch, files, "c.yaml", "empty")
     assert result.exit_code == 0
     assert result.stderr.splitlines() == [
         "warning: empty: no *.yaml, *.yml or *.json files in this directory",
-        "warning: c.yaml: ignoring 1 object(s) of kind Deployment (ksched reads Node, Pod, "
-        "PriorityClass, PodDisruptionBudget, Service, ReplicaSet, StatefulSet, "
+        "warning: ignoring 1 object(s) ksched does not use: ConfigMap (1) (ksched reads Node, "
+        "Pod, PriorityClass, PodDisruptionBudget, Service, ReplicaSet, StatefulSet, "
         "ReplicationController, PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode, "
-        "PodGroup)",
+        "PodGroup, Deployment, DaemonSet, Job, CronJob, Namespace, LimitRange)",
     ]
 
 

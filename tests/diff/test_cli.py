@@ -147,7 +147,7 @@ def test_malformed_manifest_names_file_line_and_column(
         ["--config", BASE, "--base", BASE, CLUSTER],  # --config with --base
         ["--base-manifests", CLUSTER],  # head side has no manifests
         ["--base-manifests", CLUSTER, "--head-manifests", CLUSTER, CLUSTER],  # PATH unused
-        [*EXAMPLE_ARGS, "-o", "html"],
+        [*EXAMPLE_ARGS, "-o", "xml"],
         [*EXAMPLE_ARGS, "--fail-on", "never"],
     ],
 )

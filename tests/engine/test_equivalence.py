@@ -143,6 +143,9 @@ def _workload_cluster(name: str) -> Cluster:
         "preemption": lambda: w.preemption(40, 160, 50),
         "unschedulable": lambda: w.unschedulable(150, 200, 10),
         "full-cluster": lambda: w.full_cluster(150, 1500, 1000),
+        "pod-affinity": lambda: w.pod_affinity(120, 150, 80),
+        "spread-preemption": lambda: w.spread_preemption(40, 160, 50),
+        "anti-affinity-preemption": lambda: w.anti_affinity_preemption(40, 160, 50),
     }[name]
     cluster = Cluster()
     classes = {}
@@ -171,6 +174,9 @@ def _workload_cluster(name: str) -> Cluster:
         "preemption",
         "unschedulable",
         "full-cluster",
+        "pod-affinity",
+        "spread-preemption",
+        "anti-affinity-preemption",
     ],
 )
 def test_benchmark_workloads_plan_the_same_both_ways(workload: str) -> None:
@@ -207,9 +213,11 @@ def test_preemption_with_fit_before_other_filters_plans_the_same_both_ways(
     assert _plan(_cluster(seed), True, config) == _plan(_cluster(seed), False, config)
 
 
-def _crowded_cluster(seed: int) -> Cluster:
+def _crowded_cluster(seed: int, keep_constraints: bool = False) -> Cluster:
     """Small nodes full of low-priority pods, then waves of higher-priority ones: every
-    Fit check (pod count, cpu, memory, an extended resource) ends up deciding preemption."""
+    Fit check (pod count, cpu, memory, an extended resource) ends up deciding preemption.
+    ``keep_constraints``: pods keep their spread and anti-affinity terms and some ask for
+    a host port, so dry runs take the general path behind the Fit screening."""
     rng = random.Random(seed)
     nodes = []
     for i in range(rng.randint(30, 60)):
@@ -228,8 +236,21 @@ def _crowded_cluster(seed: int) -> Cluster:
         if rng.random() < 0.3:
             requests = raw["spec"]["containers"][0]["resources"]["requests"]
             requests["example.com/gpu"] = "1"
-        raw["spec"].pop("affinity", None)
-        raw["spec"].pop("topologySpreadConstraints", None)
+        if keep_constraints:
+            if rng.random() < 0.2:
+                port = {"containerPort": 80, "hostPort": rng.choice([80, 81])}
+                raw["spec"]["containers"][0]["ports"] = [port]
+            if not running and rng.random() < 0.3:
+                term = {
+                    "labelSelector": {"matchLabels": {"app": rng.choice(["a", "b"])}},
+                    "topologyKey": rng.choice(["kubernetes.io/hostname", "tier"]),
+                }
+                raw["spec"]["affinity"] = {
+                    "podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term]}
+                }
+        else:
+            raw["spec"].pop("affinity", None)
+            raw["spec"].pop("topologySpreadConstraints", None)
         pod = parse_pod(raw)
         pod.load_index = i
         pod.preemption_policy = "PreemptLowerPriority"
@@ -240,3 +261,140 @@ def _crowded_cluster(seed: int) -> Cluster:
 @pytest.mark.parametrize("seed", range(4))
 def test_crowded_preemption_plans_the_same_both_ways(seed: int) -> None:
     assert _plan(_crowded_cluster(seed), True) == _plan(_crowded_cluster(seed), False)
+
+
+@pytest.mark.parametrize("seed", range(4, 10))
+def test_crowded_preemption_with_spread_and_ports_plans_the_same_both_ways(seed: int) -> None:
+    plan = _plan(_crowded_cluster(seed, True), True)
+    assert plan == _plan(_crowded_cluster(seed, True), False)
+
+
+KEYS = ("kubernetes.io/hostname", "topology.kubernetes.io/zone", "tier", "rack")
+
+
+def _affinity_term(rng: random.Random) -> dict[str, Any]:
+    term: dict[str, Any] = {
+        "labelSelector": rng.choice(
+            [
+                {"matchLabels": {"app": rng.choice(["a", "b", "c"])}},
+                {"matchExpressions": [{"key": "app", "operator": "In", "values": ["a", "b"]}]},
+                {"matchExpressions": [{"key": "app", "operator": "NotIn", "values": ["c"]}]},
+            ]
+        ),
+        "topologyKey": rng.choice(KEYS),
+    }
+    pick = rng.random()
+    if pick < 0.2:
+        term["namespaceSelector"] = {}
+    elif pick < 0.35:
+        term["namespaceSelector"] = {"matchLabels": {"kubernetes.io/metadata.name": "other"}}
+    elif pick < 0.5:
+        term["namespaces"] = ["default", "other"]
+    return term
+
+
+def _affinity(rng: random.Random) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for kind in ("podAffinity", "podAntiAffinity"):
+        if rng.random() < 0.5:
+            continue
+        rules: dict[str, Any] = {}
+        if rng.random() < 0.6:
+            n = rng.choice([1, 1, 2])
+            rules["requiredDuringSchedulingIgnoredDuringExecution"] = [
+                _affinity_term(rng) for _ in range(n)
+            ]
+        if rng.random() < 0.6:
+            rules["preferredDuringSchedulingIgnoredDuringExecution"] = [
+                {"weight": rng.randint(1, 100), "podAffinityTerm": _affinity_term(rng)}
+                for _ in range(rng.choice([1, 2]))
+            ]
+        if rules:
+            out[kind] = rules
+    return out
+
+
+def _affinity_cluster(seed: int) -> Cluster:
+    """Pods with (anti-)affinity terms of every shape, running and pending, in two
+    namespaces, on nodes missing some topology keys; priorities make preemption remove
+    pods again, so the live indexes must follow removals as well as binds."""
+    rng = random.Random(seed)
+    nodes = []
+    for i in range(rng.randint(40, 90)):
+        raw = _node(rng, i)
+        labels = raw["metadata"]["labels"]
+        if rng.random() < 0.7:
+            labels["rack"] = f"r{rng.randrange(6)}"
+        if rng.random() < 0.1:
+            del labels["topology.kubernetes.io/zone"]
+        nodes.append(parse_node(raw))
+    for i, n in enumerate(nodes):
+        n.load_index = i
+    cluster = Cluster(nodes=nodes)
+    for i in range(rng.randint(120, 220)):
+        running = rng.random() < 0.35
+        raw = _pod(rng, i, rng.choice(nodes).name if running else None)
+        raw["spec"].pop("topologySpreadConstraints", None)
+        raw["spec"]["priority"] = rng.choice([0, 0, 10]) if running else rng.choice([0, 10, 100])
+        if rng.random() < 0.6:
+            raw["spec"]["affinity"] = _affinity(rng)
+        if rng.random() < 0.3:
+            raw["metadata"]["namespace"] = "other"
+        pod = parse_pod(raw)
+        pod.load_index = i
+        pod.preemption_policy = "PreemptLowerPriority"
+        cluster.pods.append(pod)
+    return cluster
+
+
+HARD_WEIGHT = """
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: InterPodAffinity
+    args:
+      hardPodAffinityWeight: {weight}
+      ignorePreferredTermsOfExistingPods: {ignore}
+"""
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_inter_pod_affinity_plans_the_same_both_ways(seed: int, tmp_path: Path) -> None:
+    profile = tmp_path / "profile.yaml"
+    weight, ignore = [(1, "false"), (0, "false"), (7, "true"), (100, "false")][seed % 4]
+    profile.write_text(HARD_WEIGHT.format(weight=weight, ignore=ignore))
+    config = load_config(str(profile))
+    plan = _plan(_affinity_cluster(seed), True, config)
+    assert plan == _plan(_affinity_cluster(seed), False, config)
+
+
+SPREAD_FIRST = """
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    filter:
+      disabled:
+      - name: "*"
+      enabled:
+      - name: PodTopologySpread
+      - name: InterPodAffinity
+      - name: NodeResourcesFit
+      - name: NodePorts
+"""
+
+
+@pytest.mark.parametrize("seed", range(4, 8))
+def test_preemption_with_pod_dependent_filters_before_fit_plans_the_same_both_ways(
+    seed: int, tmp_path: Path
+) -> None:
+    # Removing victims may turn PodTopologySpread or InterPodAffinity ahead of Fit from
+    # rejecting to accepting a node: Fit's rejection in the filter pass settles nothing.
+    profile = tmp_path / "profile.yaml"
+    profile.write_text(SPREAD_FIRST)
+    config = load_config(str(profile))
+    plan = _plan(_crowded_cluster(seed, True), True, config)
+    assert plan == _plan(_crowded_cluster(seed, True), False, config)

@@ -55,7 +55,7 @@ def test_a_stub_without_the_request_fails_like_an_extender(tmp_path: Path) -> No
 def test_an_unreadable_stub_is_an_input_error(tmp_path: Path) -> None:
     result = _plan(str(three_nodes(tmp_path)), "--extender-mode", f"stub={tmp_path}/none.json")
     assert result.exit_code == 1
-    assert "cannot read extender stub" in result.stderr
+    assert result.stderr == f"{tmp_path}/none.json: error: extender stub: no such file\n"
 
 
 def test_diff_replays_extender_stubs_on_both_sides() -> None:

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from ksched_cli.config.types import Extender, ExtenderTLSConfig
-from ksched_cli.extender.transport import ExtenderError, StubTransport, ssl_context
+from ksched_cli.extender.stub import StubTransport
+from ksched_cli.extender.tls import ssl_context
+from ksched_cli.extender.transport import ExtenderError
 from ksched_cli.extender.wire import _quantity, field
 
 

@@ -128,24 +128,10 @@ CASES: list[tuple[str, dict[str, str], str]] = [
         "also the uid of Pod default/a",
     ),
     (
-        "running-pod-on-unknown-node",
-        {"a.yaml": docs(node("n1"), pod("web", node="n2"))},
-        'a.yaml:14:3: error: Pod default/web (document 2): spec.nodeName: no Node named "n2" '
-        "in the input",
-    ),
-    (
         "unknown-priority-class",
         {"a.yaml": pod("web", spec="  priorityClassName: gold\n")},
         'a.yaml:10:3: error: Pod default/web (document 1): spec.priorityClassName: pods "web" '
         "is forbidden: no PriorityClass with name gold was found",
-    ),
-    (
-        "priority-contradicts-class",
-        {"a.yaml": docs(priority_class("gold", 100),
-                        pod("web", spec="  priorityClassName: gold\n  priority: 5\n"))},
-        'a.yaml:17:3: error: Pod default/web (document 2): spec.priority: pods "web" is '
-        "forbidden: the integer value of priority (5) must not be provided in pod spec; "
-        "priority admission controller computed 100 from the given PriorityClass name",
     ),
     (
         "bad-storage-class-mode",

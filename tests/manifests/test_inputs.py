@@ -14,7 +14,8 @@ from .helpers import docs, node, pod, write
 READS = (
     "ksched reads Node, Pod, PriorityClass, PodDisruptionBudget, Service, ReplicaSet, "
     "StatefulSet, ReplicationController, PersistentVolume, PersistentVolumeClaim, "
-    "StorageClass, CSINode, PodGroup"
+    "StorageClass, CSINode, PodGroup, Deployment, DaemonSet, Job, CronJob, Namespace, "
+    "LimitRange"
 )
 
 
@@ -139,17 +140,76 @@ spec: {selector: {app: web}}
 apiVersion: apps/v1
 kind: ReplicaSet
 metadata: {name: rs, namespace: web}
-spec: {selector: {matchLabels: {app: web}}}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: i}]}
 ---
 apiVersion: apps/v1
 kind: StatefulSet
 metadata: {name: sts}
-spec: {selector: {matchLabels: {app: db}}}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: c, image: i}]}
 ---
 apiVersion: v1
 kind: ReplicationController
 metadata: {name: rc}
-spec: {selector: {app: old}}
+spec:
+  replicas: 0
+  selector: {app: old}
+  template:
+    metadata: {labels: {app: old}}
+    spec: {containers: [{name: c, image: i}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: dep, namespace: web}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: dep}}
+  template:
+    metadata: {labels: {app: dep}}
+    spec: {containers: [{name: c, image: i}]}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: ds}
+spec:
+  selector: {matchLabels: {app: ds}}
+  template:
+    metadata: {labels: {app: ds}}
+    spec: {containers: [{name: c, image: i}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: job}
+spec:
+  suspend: true
+  template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: cron}
+spec:
+  schedule: "@daily"
+  suspend: true
+  jobTemplate:
+    spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: web, labels: {team: a}}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults, namespace: web}
+spec: {limits: [{type: Container, default: {cpu: 500m}}]}
 ---
 apiVersion: v1
 kind: PersistentVolume
@@ -187,28 +247,34 @@ def test_every_kind_is_stored_under_its_key(tmp_path: Path) -> None:
     write(tmp_path, {"all.yaml": ALL_KINDS})
     result = load_cluster([str(tmp_path / "all.yaml")])
     c = result.cluster
-    assert result.warnings == []
+    assert result.warnings == ["cronjob/cron: suspended, no Job planned"]
     assert list(c.priority_classes) == ["high"] and c.priority_classes["high"].value == 1000
     assert [(p.meta.namespace, p.meta.name) for p in c.pdbs] == [("web", "pdb")]
     assert [(w.kind, w.namespace) for w in c.services] == [("Service", "web")]
-    assert [w.meta.name for w in c.replica_sets] == ["rs"]
+    # The Deployment's ReplicaSet is created, with no pods (replicas: 0).
+    assert [w.meta.name for w in c.replica_sets] == ["rs", "dep-57756b98b4"]
+    assert c.pods == []
     assert [w.namespace for w in c.stateful_sets] == ["default"]
     assert [w.selector_map for w in c.replication_controllers] == [{"app": "old"}]
     assert list(c.persistent_volumes) == ["pv1"]
     assert list(c.persistent_volume_claims) == ["web/data"]
     assert list(c.storage_classes) == ["fast"]
     assert list(c.csi_nodes) == ["n1"]
+    assert [w.name for w in c.deployments + c.daemon_sets + c.jobs + c.cron_jobs] == [
+        "dep", "ds", "job", "cron"]
+    assert c.namespace_labels("web") == {"team": "a", "kubernetes.io/metadata.name": "web"}
+    assert [r.name for r in c.limit_ranges] == ["defaults"]
     assert list(c.pod_groups) == ["web/job"]
 
 
-def test_ignored_kinds_warn_once_per_file_and_kind(tmp_path: Path) -> None:
-    deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d%d}\n"
+def test_ignored_kinds_get_one_summary_line(tmp_path: Path) -> None:
+    config_map = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\n"
+    hpa = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\n"
     write(tmp_path, {
-        "a.yaml": docs(deploy % 1, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
-                       deploy % 2, pod("p"), deploy % 3,
-                       "apiVersion: v1\nkind: Namespace\nmetadata: {name: web}\n"),
+        "a.yaml": docs(config_map % 1, hpa, config_map % 2, pod("p"), config_map % 3),
         "b.yaml": docs(
             "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: g}\n",
+            config_map % 4,
             pod("done", spec="status: {phase: Succeeded}\n"),
             pod("failed", spec="status: {phase: Failed}\n"),
             pod("running", spec="status: {phase: Running}\n"),
@@ -216,15 +282,11 @@ def test_ignored_kinds_warn_once_per_file_and_kind(tmp_path: Path) -> None:
         "empty/README.md": "nothing here\n",
     })
     result = load_cluster([str(tmp_path)])
-    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
     assert result.warnings == [
-        f"{a}: ignoring 3 object(s) of kind Deployment ({READS})",
-        f"{a}: ignoring 1 object(s) of kind ConfigMap ({READS})",
-        f"{a}: ignoring 1 object(s) of kind Namespace (namespaces are implicit, with only "
-        "the kubernetes.io/metadata.name label)",
-        f"{b}: ignoring 1 object(s) of kind PodGroup with apiVersion "
-        "scheduling.volcano.sh/v1beta1 (ksched reads PodGroup scheduling.x-k8s.io/v1alpha1)",
-        f"{b}: ignoring 2 Pod(s) in phase Succeeded or Failed (kube-scheduler does not see "
+        "ignoring 6 object(s) ksched does not use: ConfigMap (4), HorizontalPodAutoscaler (1), "
+        "PodGroup with apiVersion scheduling.volcano.sh/v1beta1 (1; ksched reads "
+        f"scheduling.x-k8s.io/v1alpha1) ({READS})",
+        "ignoring 2 Pod(s) in phase Succeeded or Failed (kube-scheduler does not see "
         "finished pods)",
     ]
     assert [p.name for p in result.cluster.pods] == ["p", "running"]

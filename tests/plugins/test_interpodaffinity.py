@@ -10,6 +10,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ksched_cli.api.node import Node
@@ -48,6 +49,8 @@ _names = itertools.count()
 
 class NsHandle(FakeHandle):
     """FakeHandle whose namespaces carry extra labels."""
+
+    vectorize = False  # True: the plugin takes its array paths (live indexes)
 
     def __init__(
         self,
@@ -156,16 +159,45 @@ def plugin(
     return Plugin(args or InterPodAffinityArgs(), handle), handle
 
 
+def _verdict(status: Status | None) -> tuple[int, list[str]] | None:
+    return None if status is None else (status.code, status.reasons)
+
+
 def run_filters(
     incoming: Pod, pods: Sequence[Pod], nodes: Sequence[Node]
 ) -> tuple[Status | None, list[Status | None]]:
-    """PreFilter, then Filter on every node unless PreFilter did not succeed."""
+    """PreFilter, then Filter on every node unless PreFilter did not succeed.
+
+    The array path (live indexes, filter_mask, filter_statuses) must agree."""
     pl, handle = plugin(nodes, pods)
+    state = CycleState()
+    _, pre = pl.pre_filter(state, incoming)
+    vector_pre, vector = _array_filters(incoming, pods, nodes)
+    assert _verdict(vector_pre) == _verdict(pre)
+    if pre is not None:
+        return pre, []
+    statuses = [pl.filter(state, incoming, handle.node(n.name)) for n in nodes]
+    assert [_verdict(v) for v in vector] == [_verdict(s) for s in statuses]
+    return None, statuses
+
+
+def _array_filters(
+    incoming: Pod, pods: Sequence[Pod], nodes: Sequence[Node]
+) -> tuple[Status | None, list[Status | None]]:
+    pl, handle = plugin(nodes, pods)
+    handle.vectorize = True
     state = CycleState()
     _, pre = pl.pre_filter(state, incoming)
     if pre is not None:
         return pre, []
-    return None, [pl.filter(state, incoming, handle.node(n.name)) for n in nodes]
+    columns = handle.snapshot.columns
+    mask = pl.filter_mask(state, incoming, columns)
+    assert mask is not None
+    positions = np.array([handle.node(n.name).column_index for n in nodes], dtype=np.int64)
+    statuses = pl.filter_statuses(state, incoming, columns, positions)
+    assert statuses is not None
+    assert [s is None for s in statuses] == mask[positions].tolist()
+    return None, statuses
 
 
 def run_scores(
@@ -179,6 +211,8 @@ def run_scores(
     state = CycleState()
     infos = [handle.node(n.name) for n in nodes]
     pre = pl.pre_score(state, incoming, infos)
+    vector_pre, vector = _array_scores(incoming, pods, nodes, args)
+    assert _verdict(vector_pre) == _verdict(pre)
     if pre is not None:
         return pre, []
     scores = []
@@ -187,7 +221,30 @@ def run_scores(
         assert status is None
         scores.append(NodeScore(info.name, value))
     assert pl.normalize_score(state, incoming, scores) is None
+    assert vector == [value.score for value in scores]
     return None, [s.score for s in scores]
+
+
+def _array_scores(
+    incoming: Pod,
+    pods: Sequence[Pod],
+    nodes: Sequence[Node],
+    args: InterPodAffinityArgs | None,
+) -> tuple[Status | None, list[int]]:
+    """PreScore from the live indexes, then score_array and normalize_array."""
+    pl, handle = plugin(nodes, pods, args)
+    handle.vectorize = True
+    state = CycleState()
+    infos = [handle.node(n.name) for n in nodes]
+    pre = pl.pre_score(state, incoming, infos)
+    if pre is not None:
+        return pre, []
+    index = np.array([info.column_index for info in infos], dtype=np.int64)
+    raw = pl.score_array(state, incoming, handle.snapshot.columns, index)
+    assert raw is not None
+    normalized = pl.normalize_array(state, incoming, raw)
+    assert normalized is not None
+    return None, normalized.tolist()
 
 
 # --- AddPod / RemovePod (TestPreFilterStateAddRemovePod) -------------------------------

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ksched_cli.api.meta import OwnerReference
+from ksched_cli.api.meta import ObjectMeta, OwnerReference
 from ksched_cli.api.node import Node
 from ksched_cli.api.pod import Pod, TopologySpreadConstraint
 from ksched_cli.api.selectors import LabelSelector, Requirement, parse_label_selector
@@ -160,10 +160,13 @@ def service(selector: Mapping[str, str] | None, namespace: str = "default") -> W
 
 
 def workload(kind: str, name: str, selector: Mapping[str, Any] | None) -> Workload:
-    spec: dict[str, Any] = {}
-    if selector is not None:
-        spec["selector"] = dict(selector)
-    return parse_workload(kind, {"metadata": {"name": name, "namespace": "default"}, "spec": spec})
+    """A controller object with only the selector PodTopologySpread reads."""
+    meta = ObjectMeta(name=name, namespace="default")
+    if kind == "ReplicationController":
+        values = None if selector is None else dict(selector)
+        return Workload(kind, meta, None if values is None else sel(
+            {"matchLabels": values}), values)
+    return Workload(kind, meta, None if selector is None else sel(selector))
 
 
 def sel(raw: Mapping[str, Any]) -> LabelSelector:

@@ -190,6 +190,16 @@ class PreFilterState:
         )
 
 
+def moves_counts(state: PreFilterState, info: PodInfo) -> bool:
+    """Whether update_with_pod could change any count for this pod on some node."""
+    pod = state.pod
+    if any(t.matches(pod, state.namespace_labels) for t in info.required_anti_affinity_terms):
+        return True
+    if matches_all(state.affinity_terms, info.pod):
+        return True
+    return any(t.matches(info.pod) for t in state.anti_affinity_terms)
+
+
 def existing_anti_affinity_counts(
     pod: Pod, ns_labels: Mapping[str, str], nodes: Iterable[NodeInfo]
 ) -> TopologyCounts:

@@ -6,12 +6,14 @@ from collections.abc import Sequence
 
 from ...api.pod import Pod
 from ...config.args import InterPodAffinityArgs
+from ...framework.columns import BoolArray, IntArray, NodeColumns
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import PodInfo, pod_info
 from ...framework.status import Code, Status, as_error
 from ...framework.types import NodeScore, PreFilterResult
+from . import vector
 from .filtering import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
@@ -19,11 +21,13 @@ from .filtering import (
     PreFilterState,
     existing_anti_affinity_counts,
     incoming_affinity_counts,
+    moves_counts,
     resolve_terms,
     satisfy_existing_pods_anti_affinity,
     satisfy_pod_affinity,
     satisfy_pod_anti_affinity,
 )
+from .index import live_pre_filter_state, live_scores
 from .scoring import (
     PreScoreState,
     ScoreBuilder,
@@ -60,13 +64,17 @@ class Plugin:
             anti_affinity_terms=resolve_terms(info.required_anti_affinity_terms, ns_labels_of),
             namespace_labels=ns_labels_of(pod.namespace),
         )
-        snapshot = self.handle.snapshot
-        s.existing_anti_affinity_counts = existing_anti_affinity_counts(
-            pod, s.namespace_labels, snapshot.have_pods_with_required_anti_affinity_list()
-        )
-        s.affinity_counts, s.anti_affinity_counts = incoming_affinity_counts(
-            s.affinity_terms, s.anti_affinity_terms, snapshot.list()
-        )
+        columns = self._columns()
+        if columns is not None:
+            s = live_pre_filter_state(s, columns)
+        else:
+            snapshot = self.handle.snapshot
+            s.existing_anti_affinity_counts = existing_anti_affinity_counts(
+                pod, s.namespace_labels, snapshot.have_pods_with_required_anti_affinity_list()
+            )
+            s.affinity_counts, s.anti_affinity_counts = incoming_affinity_counts(
+                s.affinity_terms, s.anti_affinity_terms, snapshot.list()
+            )
         if (
             not s.existing_anti_affinity_counts
             and not s.affinity_terms
@@ -75,6 +83,13 @@ class Plugin:
             return None, Status(Code.SKIP)
         state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
+
+    def _columns(self) -> NodeColumns | None:
+        """The live node columns when array paths are on (see index.py)."""
+        if not getattr(self.handle, "vectorize", False):
+            return None
+        infos = self.handle.snapshot.list()
+        return infos[0].columns if infos else None
 
     def pre_filter_extensions(self) -> Plugin:
         return self
@@ -98,6 +113,14 @@ class Plugin:
         s.update_with_pod(info, node_info, sign)
         return None
 
+    def inert_pod(self, state: CycleState, pod: Pod, other: Pod) -> bool:
+        """Whether AddPod/RemovePod of ``other`` leaves this cycle's counts as they are;
+        Filter reads only the counts and the node's labels, so its verdicts stay too."""
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return False
+        return not moves_counts(s, pod_info(other))
+
     # Filter
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
@@ -112,6 +135,24 @@ class Plugin:
             return Status(Code.UNSCHEDULABLE, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
         return None
 
+    def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return None
+        return (
+            vector.affinity_mask(s, columns)
+            & vector.anti_affinity_mask(s, columns)
+            & vector.existing_anti_affinity_mask(s, columns)
+        )
+
+    def filter_statuses(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, positions: IntArray
+    ) -> list[Status | None] | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return None
+        return vector.filter_statuses(s, columns, positions)
+
     # PreScore, Score, NormalizeScore
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
@@ -120,9 +161,6 @@ class Plugin:
         has_constraints = has_preferred_terms(pod)
         if self.args.ignore_preferred_terms_of_existing_pods and not has_constraints:
             return Status(Code.SKIP)
-        snapshot = self.handle.snapshot
-        # Without preferred terms of its own, only pods with affinity can add to a score.
-        all_nodes = snapshot.list() if has_constraints else snapshot.have_pods_with_affinity_list()
         info = pod_info(pod)
         ns_labels_of = self.handle.namespace_labels
         builder = ScoreBuilder(
@@ -134,8 +172,17 @@ class Plugin:
             ),
             hard_pod_affinity_weight=self.args.hard_pod_affinity_weight,
         )
-        for node_info in all_nodes:
-            builder.process_node(node_info)
+        columns = self._columns()
+        if columns is not None:
+            live_scores(builder, columns)
+        else:
+            snapshot = self.handle.snapshot
+            # Without preferred terms of its own, only pods with affinity can add to a score.
+            all_nodes = (
+                snapshot.list() if has_constraints else snapshot.have_pods_with_affinity_list()
+            )
+            for node_info in all_nodes:
+                builder.process_node(node_info)
         if not builder.scores:
             return Status(Code.SKIP)
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(builder.scores))
@@ -146,6 +193,21 @@ class Plugin:
         if not isinstance(s, PreScoreState):
             return 0, as_error(f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
         return node_score(s, node_info.node.labels), None
+
+    def score_array(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
+    ) -> IntArray | None:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if not isinstance(s, PreScoreState):
+            return None
+        out: IntArray = vector.score_array(s.topology_score, columns)[index]
+        return out
+
+    def normalize_array(self, state: CycleState, pod: Pod, scores: IntArray) -> IntArray | None:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if not isinstance(s, PreScoreState):
+            return None
+        return vector.normalize_array(scores) if s.topology_score else scores
 
     def score_extensions(self) -> Plugin:
         return self

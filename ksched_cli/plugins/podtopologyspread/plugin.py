@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from ...api.pod import Pod, TopologySpreadConstraint
 from ...config.args import SYSTEM_DEFAULTING, PodTopologySpreadArgs
@@ -59,6 +60,10 @@ class PodTopologySpread:
         )
         self._handle = handle
         self._counter = MatchCounter()
+        # inert_pod's answers per constraint selectors, then per pod uid.
+        self._inert_by_shape: dict[tuple[Any, ...], dict[str, bool]] = {}
+        self._inert_state: PreFilterState | None = None
+        self._inert_known: dict[str, bool] = {}
 
     # -- constraints -------------------------------------------------------
 
@@ -123,6 +128,27 @@ class PodTopologySpread:
             return _missing(PRE_FILTER_STATE_KEY, "reading")
         update_with_pod(s, other.pod, pod, node_info.node, delta)
         return None
+
+    def inert_pod(self, state: CycleState, pod: Pod, other: Pod) -> bool:
+        """Whether AddPod/RemovePod of ``other`` leaves this cycle's state as it is (it
+        matches no constraint's selector in the pod's namespace); Filter reads only the
+        state and the node's labels, so its verdicts then stay the same too."""
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if not isinstance(s, PreFilterState):
+            return False
+        if other.namespace != pod.namespace:
+            return True
+        if s is not self._inert_state:
+            # Pods with the same selectors share answers across attempts.
+            shape = (pod.namespace, tuple(c.selector for c in s.constraints))
+            self._inert_state = s
+            self._inert_known = self._inert_by_shape.setdefault(shape, {})
+        known = self._inert_known
+        inert = known.get(other.uid)
+        if inert is None:
+            labels = other.labels
+            inert = known[other.uid] = not any(c.matches(labels) for c in s.constraints)
+        return inert
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         s = state.get(PRE_FILTER_STATE_KEY)

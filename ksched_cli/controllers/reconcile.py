@@ -1,0 +1,91 @@
+"""The public entry point: every workload's desired pods against the pods in the cluster."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from ..api.meta import DEFAULT_TIME
+from ..api.pod import Pod
+from ..api.storage import PersistentVolumeClaim
+from ..api.workloads import Workload
+from ..engine.cluster import Cluster
+from .context import Context
+from .interface import Outcome
+from .registry import CONTROLLERS
+
+
+@dataclass
+class ReconcileResult:
+    """What the controllers did to the cluster (already applied to it)."""
+
+    created: list[Pod] = field(default_factory=list)
+    deleted: list[Pod] = field(default_factory=list)
+    claims: list[PersistentVolumeClaim] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def reconcile(
+    cluster: Cluster, now: float = DEFAULT_TIME, only: Collection[Workload] | None = None
+) -> ReconcileResult:
+    """Sync every workload object (or only the objects in ``only``).
+
+    Creates the missing pods (pending, ``Pod.workload`` set, admitted) and claims,
+    deletes excess pods, and fills ``Pod.workload`` on the pods each workload owns;
+    the changes are applied to ``cluster``. Calling it again after the cluster changed
+    (a node drained or removed, a workload scaled, nodes added) does only the difference.
+    ``now`` is the instant of the reconcile (creation time of new pods).
+    """
+    ctx = Context(cluster, now)
+    total = Outcome()
+    next_index = max((p.load_index for p in cluster.pods), default=-1) + 1
+    for controller in CONTROLLERS.values():
+        for workload in list(getattr(cluster, controller.cluster_list)):
+            if only is not None and all(w is not workload for w in only):
+                continue
+            if controller.managed_elsewhere(workload, ctx):
+                continue
+            outcome = controller.sync(workload, ctx)
+            next_index = _apply(cluster, outcome, next_index)
+            total.extend(outcome)
+    if total.waiting:
+        cluster.on_bound = _OrderedReadyHook(cluster)
+    elif only is None:
+        cluster.on_bound = None
+    return ReconcileResult(total.created, total.deleted, total.claims, total.notes)
+
+
+_CREATED_LISTS = {"ReplicaSet": "replica_sets", "Job": "jobs"}
+
+
+def _apply(cluster: Cluster, outcome: Outcome, next_index: int) -> int:
+    """Apply a sync's outcome; created pods are numbered from ``next_index`` in load order."""
+    for workload in outcome.workloads:
+        getattr(cluster, _CREATED_LISTS[workload.kind]).append(workload)
+    for claim in outcome.claims:
+        cluster.persistent_volume_claims[f"{claim.meta.namespace}/{claim.meta.name}"] = claim
+    if outcome.deleted:
+        gone = {id(p) for p in outcome.deleted}
+        cluster.pods[:] = [p for p in cluster.pods if id(p) not in gone]
+    for index, pod in enumerate(outcome.created, next_index):
+        pod.load_index = index
+    cluster.pods.extend(outcome.created)
+    return next_index + len(outcome.created)
+
+
+class _OrderedReadyHook:
+    """Cluster.on_bound: when a StatefulSet's pod binds, that set is synced again, so an
+    OrderedReady set creates its next ordinal (the bound pod is now Running and Ready)."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+
+    def __call__(self, pod: Pod, now: float) -> list[Pod]:
+        ref = pod.meta.controller_ref()
+        if ref is None or ref.kind != "StatefulSet":
+            return []
+        owner = next((s for s in self.cluster.stateful_sets
+                      if s.namespace == pod.namespace and s.name == ref.name), None)
+        if owner is None:
+            return []
+        return reconcile(self.cluster, now, only=(owner,)).created

@@ -1,0 +1,199 @@
+"""The examples' reports in a real headless Chromium: no console errors, the numbers shown.
+
+Without a browser the tests skip locally and fail in CI (``CI=true``): ``.ci/run``
+installs Debian's chromium when it is missing. ``$KSCHED_CHROMIUM`` names another binary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser import Browser, BrowserError, Page, find_chromium
+from tests.cli.helpers import PLAN_EXAMPLES
+from tests.diff.helpers import EXAMPLE_ARGS
+from tests.diff.helpers import run as run_diff
+
+from .helpers import page_data, reports
+from .test_structure import _expected_nodes
+
+
+def _no_browser(why: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true and no browser can run: {why}")
+    pytest.skip(f"no browser: {why}")
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Page]:
+    executable = find_chromium()
+    if executable is None:
+        _no_browser("no chromium on PATH (apt-get install chromium, or set $KSCHED_CHROMIUM)")
+    assert executable is not None
+    try:
+        browser = Browser(executable)
+    except (BrowserError, OSError) as exc:
+        _no_browser(str(exc))
+        raise
+    try:
+        yield browser.page()
+    finally:
+        browser.close()
+
+
+def _open(page: Page, html: str, path: Path) -> None:
+    path.write_text(html, encoding="utf-8")
+    page.events.clear()
+    page.open(path.as_uri())
+    assert page.errors() == []
+
+
+def _shown_nodes(page: Page) -> dict[str, dict[str, list[int]]]:
+    rows = page.evaluate("""[...document.querySelectorAll('#nodes tr[data-node]')].map(tr =>
+        [tr.dataset.node, [...tr.querySelectorAll('td.res')].map(td =>
+            [td.dataset.before, td.dataset.after, td.dataset.alloc])])""")
+    return {
+        name: {
+            key: [int(cells[i][k]) for i in range(3)]
+            for k, key in enumerate(("before", "after", "alloc"))
+        }
+        for name, cells in rows
+    }
+
+
+def _story(page: Page, pod: str) -> dict[str, Any]:
+    """Click the pod's row as a user would, and read the story panel."""
+    page.evaluate("document.querySelector('nav button[data-tab=pods]').click()")
+    page.evaluate(f"document.querySelector('#pod-table tr[data-pod={json.dumps(pod)}]').click()")
+    page.wait_for("!document.getElementById('story').hidden")
+    story: dict[str, Any] = page.evaluate("""(() => {
+        const s = document.getElementById('story');
+        return {
+          title: s.querySelector('#story-title').textContent,
+          outcome: s.querySelector('#story-outcome').textContent,
+          attempts: [...s.querySelectorAll('.attempt')].map(a => ({
+            result: a.dataset.result,
+            totals: Object.fromEntries([...a.querySelectorAll('svg.scores g[data-node]')]
+                .map(g => [g.dataset.node, Number(g.dataset.total)])),
+            rejected: [...a.querySelectorAll('table.rejections tbody tr')]
+                .map(tr => Number(tr.cells[2].textContent)).reduce((x, y) => x + y, 0),
+            text: a.innerText,
+          })),
+        };
+    })()""")
+    return story
+
+
+@pytest.mark.parametrize("example", PLAN_EXAMPLES)
+def test_plan_report_in_chromium(page: Page, tmp_path: Path, example: str) -> None:
+    doc, html = reports(example).doc, reports(example).html
+    _open(page, html, tmp_path / "report.html")
+    # The cluster view shows every node with the plan's numbers.
+    assert _shown_nodes(page) == _expected_nodes(example, doc)
+    # The story of the first pod with an attempt, clicked open.
+    attempts = [a for a in doc.get("attempts", []) if a["pod"] == doc["attempts"][0]["pod"]]
+    pod = attempts[0]["pod"]
+    story = _story(page, pod)
+    decision = next(d for d in doc["pods"] if d["pod"] == pod)
+    assert (story["title"], story["outcome"]) == (pod, decision["outcome"])
+    assert [a["result"] for a in story["attempts"]] == [a["result"] for a in attempts]
+    for shown, want in zip(story["attempts"], attempts, strict=True):
+        scores = want.get("scores", {})
+        assert {n: scores[n]["total"] for n in shown["totals"]} == shown["totals"]
+        assert shown["rejected"] == sum(len(f["reasons"]) or 1 for f in want["filtered"].values())
+    page.screenshot(tmp_path / f"{example}.png")
+    assert (tmp_path / f"{example}.png").stat().st_size > 1000
+    assert page.errors() == []
+
+
+def test_preemption_story_shows_candidates_and_victims(page: Page, tmp_path: Path) -> None:
+    html = reports("preemption").html
+    _open(page, html, tmp_path / "report.html")
+    first = _story(page, "default/payments")["attempts"][0]["text"]
+    assert "Victims: default/batch-b1" in first
+    assert "node-a\tdefault/batch-a2, default/batch-a1\t1" in first
+    assert "★ node-b\tdefault/batch-b1\t0" in first
+    assert "NodeResourcesFit\tInsufficient cpu\t2\tnode-a, node-b" in first
+
+
+def test_gang_story_shows_the_tie_and_the_permit_wait(page: Page, tmp_path: Path) -> None:
+    html = reports("gang").html
+    _open(page, html, tmp_path / "report.html")
+    story = _story(page, "default/training-0")["attempts"][0]
+    assert story["totals"] == {"gpu-0": 425, "gpu-1": 425}
+    assert "Tie: gpu-0 shared the top total 425 with 1 node(s) (gpu-1)" in story["text"]
+    assert "Coscheduling: waited from t=0s, allowed at t=1s (timeout t=30s)" in story["text"]
+    # A link into the page opens a story too.
+    page.evaluate("location.hash = '#pod=default%2Fetl-0'")
+    page.wait_for("document.getElementById('story-title').textContent === 'default/etl-0'")
+    page.screenshot(tmp_path / "gang-story.png")
+    assert page.errors() == []
+
+
+def test_node_filter_and_pod_search(page: Page, tmp_path: Path) -> None:
+    doc, html = reports("gang").doc, reports("gang").html
+    _open(page, html, tmp_path / "report.html")
+    page.evaluate("""(() => { const s = document.getElementById('node-state');
+        s.value = 'evicted'; s.dispatchEvent(new Event('change')); })()""")
+    evicted = page.evaluate("[...document.querySelectorAll('#nodes tr[data-node]')]"
+                            ".map(tr => tr.dataset.node)")
+    assert evicted == sorted({d["node"] for d in doc["pods"] if d["outcome"] == "Preempted"})
+    page.evaluate("document.querySelector('#nodes tr[data-node]').click()")
+    on_node = page.evaluate("[...document.querySelectorAll('#pod-table tr[data-pod]')]"
+                            ".map(tr => tr.dataset.pod)")
+    assert on_node == [d["pod"] for d in doc["pods"] if d.get("node") == evicted[0]]
+    page.evaluate("""(() => { const s = document.getElementById('pod-search');
+        s.value = 'etl-1'; s.dispatchEvent(new Event('input')); })()""")
+    assert page.evaluate("document.querySelectorAll('#pod-table tr[data-pod]').length") == 0
+    assert page.errors() == []
+
+
+def test_diff_report_in_chromium(page: Page, tmp_path: Path) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        result = run_diff(mp, *EXAMPLE_ARGS, "-o", "html")
+        doc = json.loads(run_diff(mp, *EXAMPLE_ARGS, "-o", "json").stdout)
+    assert result.exit_code == 3
+    _open(page, result.stdout, tmp_path / "diff.html")
+    rows = page.evaluate("""[...document.querySelectorAll('#change-table tr[data-pod]')].map(tr =>
+        [tr.dataset.pod, tr.dataset.category,
+         tr.querySelector('td.side-base').dataset.node || '',
+         tr.querySelector('td.side-head').dataset.node || ''])""")
+    assert [r[0] for r in rows] == [p["pod"] for p in doc["pods"]]
+    for (_, _, base, head), p in zip(rows, doc["pods"], strict=True):
+        sides = (p["base"] or {}, p["head"] or {})
+        assert (base, head) == (sides[0].get("node", ""), sides[1].get("node", ""))
+    data = page_data(result.stdout)
+    assert {r[1] for r in rows} <= set(data["categories"])
+    assert sum(data["categories"].values()) == doc["summary"]["changed"]
+    page.evaluate("document.querySelector('nav button[data-tab=nodes]').click()")
+    per_node = page.evaluate("""[...document.querySelectorAll('#node-table tr[data-node]')]
+        .map(tr => [tr.dataset.node, tr.querySelector('td.gained').textContent,
+         tr.querySelector('td.lost').textContent])""")
+    assert per_node == [[n["node"], ", ".join(n["gained"]), ", ".join(n["lost"])]
+                        for n in data["nodes"]]
+    page.evaluate("document.querySelector('#node-table tr[data-node=\"node-c\"]').click()")
+    shown = page.evaluate("[...document.querySelectorAll('#change-table tr[data-pod]')]"
+                          ".map(tr => tr.dataset.pod)")
+    assert shown == [
+        p["pod"] for p in doc["pods"]
+        if "node-c" in ((p["base"] or {}).get("node"), (p["head"] or {}).get("node"))
+    ]
+    page.screenshot(tmp_path / "diff.png")
+    assert page.errors() == []
+
+
+def test_page_and_python_format_amounts_alike(page: Page, tmp_path: Path) -> None:
+    from ksched_cli.render.html.page import amount
+
+    html = reports("basic").html
+    _open(page, html, tmp_path / "report.html")
+    values = [0, 1, 5, 100, 999, 1500, 4000, 512, 1 << 20, 1152 << 20, 1536 << 20, 8 << 30,
+              (3 << 40) + 7, 123456789]
+    cases = [(v, r) for v in values for r in ("cpu", "memory", "pods")]
+    shown = page.evaluate(f"{json.dumps(cases)}.map(([v, r]) => KS.amount(v, r))")
+    assert shown == [amount(v, r) for v, r in cases]
