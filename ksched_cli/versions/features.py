@@ -15,7 +15,6 @@ from typing import Any
 SRC_132 = "k8s.io/kubernetes v1.32.5, vendored in openshift-kni/scheduler-plugins@0aead6551"
 SRC_133 = "k8s.io/kubernetes v1.33.3, vendored in openshift-kni/scheduler-plugins@0c967825a"
 SRC_135 = "k8s.io/kubernetes v1.35.7, vendored in openshift-kni/scheduler-plugins@2117d3e30"
-SRC_136_CONFIG = "k8s.io/kube-scheduler v0.36.3 config/v1 types (staging tag)"
 
 
 def _switch(release: str, source: str, what: str) -> Any:
@@ -113,7 +112,8 @@ class Features:
     )
     node_declared_features: bool = _switch(
         "1.36",
-        f"{SRC_136_CONFIG}; plugin list from the v1.36 release notes (#136042)",
+        f"{SRC_135}: default_plugins.go applyFeatureGates and the plugin (gate alpha, off, "
+        "there); on by default from v1.36 per its release notes (#136042)",
         "NodeDeclaredFeatures is in the default profile (skips pods needing no node feature)",
     )
 

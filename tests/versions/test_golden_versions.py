@@ -22,6 +22,7 @@ BATCH = "tests/versions/clusters/batch.yaml"
 BATCH_PROFILE = "tests/versions/clusters/batch-profile.yaml"
 
 CASES: dict[str, tuple[list[str], int]] = {
+    "versions.txt": (["versions", "--changes"], 0),
     **{
         f"upgrade.{v}.wide.txt": (["plan", UPGRADE, "-o", "wide", "--kubernetes-version", v], 2)
         for v in ("1.30", "1.32", "1.36")
