@@ -15,6 +15,7 @@ import argparse
 import cProfile
 import itertools
 import json
+import os
 import pstats
 import resource
 import statistics
@@ -32,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.workloads import WORKLOADS, node, pod
 
 
-def _run_one(name: str, profile: bool) -> dict[str, Any]:
+def _run_one(name: str, profile: bool, explain_table: bool = False) -> dict[str, Any]:
     from ksched_cli.config.load import default_config
     from ksched_cli.engine.engine import Engine, EngineOptions
     from ksched_cli.manifests.loader import load_cluster
@@ -51,7 +52,10 @@ def _run_one(name: str, profile: bool) -> dict[str, Any]:
     options = EngineOptions(
         record="summary", progress=lambda done, total: stamps.append(time.perf_counter())
     )
+    writer = _explain_writer(options) if explain_table else None
     engine = Engine(default_config(), loaded.cluster, options)
+    if writer is not None:
+        writer.view.plan = engine.plan
     started = time.perf_counter()
     if profile:
         profiler = cProfile.Profile()
@@ -59,6 +63,9 @@ def _run_one(name: str, profile: bool) -> dict[str, Any]:
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(35)
     else:
         plan = engine.run()
+    if writer is not None:  # the table, then every attempt's explanation
+        with open(os.devnull, "w", encoding="utf-8") as sink:
+            writer.finish(sink)
     plan_seconds = time.perf_counter() - started
     summary = plan.summary()
     return {
@@ -73,6 +80,19 @@ def _run_one(name: str, profile: bool) -> dict[str, Any]:
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
         "fifths": _fifths(started, stamps, [a.pod for a in plan.attempts]),
     }
+
+
+def _explain_writer(options: Any) -> Any:
+    """`ksched plan --explain` (table output): full records, streamed through the text
+    writer as the CLI does, into /dev/null."""
+    from ksched_cli.engine.records import Plan
+    from ksched_cli.render.table import TableView
+    from ksched_cli.render.text_plan import TextPlanWriter
+
+    writer = TextPlanWriter(TableView(Plan()), explain=True)
+    options.record = "full"
+    options.on_attempts = writer.on_attempts
+    return writer
 
 
 def _fifths(started: float, stamps: list[float], pods: list[str]) -> list[float]:
@@ -105,13 +125,16 @@ def _startup() -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "one.yaml"
         path.write_text(yaml.safe_dump_all([node(0), pod("p")]))
+        # Bytecode cached (even where PYTHONDONTWRITEBYTECODE is set), outside the tree.
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
         out = {}
         for label, args in (("help_ms", ["--help"]), ("plan_1_node_ms", ["plan", str(path)])):
-            subprocess.run([*cmd, *args], capture_output=True, check=True)  # warm the caches
+            subprocess.run([*cmd, *args], capture_output=True, check=True, env=env)  # warm up
             times = []
             for _ in range(10):
                 t = time.perf_counter()
-                subprocess.run([*cmd, *args], capture_output=True, check=True)
+                subprocess.run([*cmd, *args], capture_output=True, check=True, env=env)
                 times.append((time.perf_counter() - t) * 1000)
             out[label] = round(statistics.median(times), 1)
     return out
@@ -125,10 +148,15 @@ def main() -> int:
         "workloads", nargs="*", metavar="WORKLOAD", help=", ".join([*WORKLOADS, "startup"])
     )
     parser.add_argument("--profile", action="store_true", help="cProfile the plan (one workload)")
+    parser.add_argument(
+        "--explain-table",
+        action="store_true",
+        help="plan as `ksched plan --explain` (table output) does, written to /dev/null",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(_run_one(args.child, args.profile)))
+        print(json.dumps(_run_one(args.child, args.profile, args.explain_table)))
         return 0
     names = args.workloads or [*WORKLOADS, "startup"]
     if "startup" in names:
@@ -143,6 +171,7 @@ def main() -> int:
     )
     for name in names:
         cmd = [sys.executable, __file__, "--child", name] + (["--profile"] if args.profile else [])
+        cmd += ["--explain-table"] if args.explain_table else []
         # stdout carries the result line; stderr shows the profile when asked for.
         stderr = None if args.profile else subprocess.PIPE
         out = subprocess.run(cmd, text=True, stdout=subprocess.PIPE, stderr=stderr)

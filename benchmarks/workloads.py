@@ -240,6 +240,65 @@ def unschedulable(nodes: int = 5000, pending: int = 10000, hopeless: int = 200) 
             yield pod(f"huge-{i}", cpu="64", memory="1Ti")
 
 
+# The tolerations the DaemonSet controller adds (docs/semantics.md §9), for the
+# written-out twin of the controllers workload.
+DAEMON_TOLERATIONS = [
+    {"key": f"node.kubernetes.io/{key}", "operator": "Exists", "effect": effect}
+    for key, effect in (("not-ready", "NoExecute"), ("unreachable", "NoExecute"),
+                        ("disk-pressure", "NoSchedule"), ("memory-pressure", "NoSchedule"),
+                        ("pid-pressure", "NoSchedule"), ("unschedulable", "NoSchedule"))
+]
+
+
+def _template(labels: dict[str, str], cpu: str, memory: str) -> Doc:
+    spec = pod("t", cpu, memory)["spec"]
+    return {"metadata": {"labels": labels}, "spec": spec}
+
+
+def workload_controllers(nodes: int = 5000, replicas: int = 5000) -> Iterator[Doc]:
+    """A 5,000-replica Deployment and a DaemonSet on 5,000 nodes: 10,000 pods to create."""
+    yield from (node(i) for i in range(nodes))
+    web = {"app": "web"}
+    yield {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": web},
+                 "template": _template(web, "100m", "500Mi")},
+    }
+    agent = {"app": "agent"}
+    yield {
+        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"name": "agent", "namespace": "default"},
+        "spec": {"selector": {"matchLabels": agent},
+                 "template": _template(agent, "50m", "100Mi")},
+    }
+
+
+def workload_pods(nodes: int = 5000, replicas: int = 5000) -> Iterator[Doc]:
+    """The pods workload-controllers creates, written out as Pods in the same order, with
+    their ReplicaSet (its selector gives them PodTopologySpread's default constraints)."""
+    yield from (node(i) for i in range(nodes))
+    rs = "web-7d9c5b6f48"
+    web = {"app": "web", "pod-template-hash": "7d9c5b6f48"}
+    yield {
+        "apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": rs, "namespace": "default"},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": web},
+                 "template": _template(web, "100m", "500Mi")},
+    }
+    for i in range(replicas):
+        doc = pod(f"{rs}-{i}", labels=web)
+        doc["metadata"]["ownerReferences"] = [{"kind": "ReplicaSet", "name": rs,
+                                               "controller": True}]
+        yield doc
+    for i in range(nodes):
+        pinned = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [{"matchFields": [
+                {"key": "metadata.name", "operator": "In", "values": [f"node-{i:05d}"]}]}]}}}
+        spec = {"tolerations": DAEMON_TOLERATIONS, "affinity": pinned}
+        yield pod(f"agent-{i}", "50m", "100Mi", labels={"app": "agent"}, spec=spec)
+
+
 WORKLOADS: dict[str, Callable[[], Iterator[Doc]]] = {
     "basic": basic,
     "basic-large": basic_large,
@@ -251,4 +310,6 @@ WORKLOADS: dict[str, Callable[[], Iterator[Doc]]] = {
     "anti-affinity-preemption": anti_affinity_preemption,
     "pod-affinity": pod_affinity,
     "unschedulable": unschedulable,
+    "workload-controllers": workload_controllers,
+    "workload-pods": workload_pods,
 }

@@ -23,6 +23,34 @@ class Location:
         return text
 
 
+_ESCAPES = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\v": "\\v",
+}
+
+
+def printable(text: str) -> str:
+    """``text`` with every non-printable character (line breaks included) escaped as Go's
+    strconv.Quote escapes it: whatever an input holds, an error stays one line."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    if code < 0x80:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 class KschedError(Exception):
     """An input or configuration problem, reported as one line with exit code 1."""
 
@@ -44,7 +72,7 @@ class KschedError(Exception):
         text = ": ".join(parts) + ": "
         if self.field:
             text += f"{self.field}: "
-        return text + self.message
+        return printable(text + self.message)
 
 
 class ObjectError(ValueError):

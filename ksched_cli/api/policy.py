@@ -43,6 +43,9 @@ class PodDisruptionBudget:
     disruptions_allowed: int | None
     disrupted_pods: frozenset[str]
     has_status: bool
+    # status.desiredHealthy / currentHealthy: the eviction API quotes them when it refuses.
+    desired_healthy: int = 0
+    current_healthy: int = 0
 
 
 def _int_or_percent(raw: Raw, key: str, path: str) -> IntOrPercent | None:
@@ -67,10 +70,13 @@ def parse_pdb(raw: Raw) -> PodDisruptionBudget:
     sel = spec.get("selector")
     disrupted: frozenset[str] = frozenset()
     allowed = None
+    desired = current = 0
     if isinstance(status, dict) or status is not None:
         st = mapping(raw, "status", "")
         allowed = integer(st, "disruptionsAllowed", "status")
         disrupted = frozenset(str(k) for k in mapping(st, "disruptedPods", "status"))
+        desired = integer(st, "desiredHealthy", "status", 0) or 0
+        current = integer(st, "currentHealthy", "status", 0) or 0
     return PodDisruptionBudget(
         meta=meta,
         selector=parse_label_selector(sel, "spec.selector") if sel is not None else None,
@@ -79,4 +85,6 @@ def parse_pdb(raw: Raw) -> PodDisruptionBudget:
         disruptions_allowed=allowed,
         disrupted_pods=disrupted,
         has_status=allowed is not None,
+        desired_healthy=desired,
+        current_healthy=current,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .diff_cmd import diff
+from .examples_cmd import examples
 from .plan_cmd import plan
 from .plugins_cmd import plugins
 from .profiles_cmd import profiles
@@ -12,4 +13,4 @@ from .validate_cmd import validate
 
 ALL: list[click.Command] = []
 
-ALL += [plan, validate, diff, profiles, plugins]
+ALL += [plan, validate, diff, profiles, plugins, examples]

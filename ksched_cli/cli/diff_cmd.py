@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from typing import Any
@@ -15,10 +16,13 @@ from ..errors import KschedError
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
+from ..render.whatif_document import whatif_document
+from ..render.whatif_text import render_whatif
 from ..versions.releases import Release
-from .extender_opts import MODE_HELP, finish, input_files, setup, validate_mode
+from .extender_opts import MODE_HELP, finish, setup, validate_mode
 from .progress import progress_line
 from .version_opts import VERSION_HELP, resolve_kubernetes_version
+from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
 EXIT_NO_CHANGE = 0
 EXIT_ERROR = 1
@@ -30,7 +34,7 @@ class _UsageError(click.UsageError):
     exit_code = EXIT_ERROR
 
 
-class _DiffCommand(click.Command):
+class _DiffCommand(OperationsCommand):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
@@ -64,6 +68,13 @@ def _sides(
 ) -> tuple[SideInput, SideInput]:
     if config is not None and (base is not None or head is not None):
         raise _usage("--config names the one profile of both sides; use it without --base/--head")
+    if (base is None) != (head is None):
+        # One side alone would be compared with the built-in default: rarely what was meant.
+        given, missing = ("--base", "--head") if head is None else ("--head", "--base")
+        raise _usage(
+            f"{given} needs {missing}: name both configurations (a file or a built-in profile "
+            f"such as default), or use --config for one profile on both sides"
+        )
     if paths and base_manifests and head_manifests:
         raise _usage("PATH... is unused when both --base-manifests and --head-manifests are given")
     base_paths, head_paths = base_manifests or paths, head_manifests or paths
@@ -90,20 +101,27 @@ def _html(result: DiffResult, sides: tuple[SideInput, SideInput]) -> str:
 def _render(result: DiffResult, output: str) -> str:
     if output in ("json", "yaml"):
         doc: dict[str, Any] = diff_document(result)
+        if result.whatif is not None:
+            doc["whatif"] = whatif_document(result.whatif)
         if output == "json":
             return json.dumps(doc, indent=2, sort_keys=True) + "\n"
         return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
+    head = render_whatif(result.whatif) if result.whatif is not None else ""
     if output == "markdown":
-        return render_diff_markdown(result)
-    return render_diff_table(result)
+        prefix = f"```\n{head}```\n\n" if head else ""
+        # The what-if block counts against the comment's size cap.
+        return prefix + render_diff_markdown(result, reserved=len(prefix))
+    return head + render_diff_table(result, wide=output == "wide")
 
 
 @click.command("diff", cls=_DiffCommand, short_help="What a profile change does to placements.")
 @click.argument("paths", nargs=-1, type=click.Path(), metavar="[PATH]...")
 @click.option("--base", metavar="FILE|PROFILE",
-              help="The current configuration (a file or a built-in profile name).")
+              help="The current configuration (a file or a built-in profile name); "
+                   "give --head too.  [default: --config, else default]")
 @click.option("--head", metavar="FILE|PROFILE",
-              help="The proposed configuration (a file or a built-in profile name).")
+              help="The proposed configuration (a file or a built-in profile name); "
+                   "give --base too.  [default: --config, else default]")
 @click.option("--config", "-c", "config", metavar="FILE|PROFILE",
               help="One configuration for both sides, to compare two manifest sets. "
                    "[default: default]")
@@ -111,9 +129,11 @@ def _render(result: DiffResult, output: str) -> str:
               help="Manifests of the base side (repeatable); default PATH...")
 @click.option("--head-manifests", multiple=True, type=click.Path(), metavar="PATH",
               help="Manifests of the head side (repeatable); default PATH...")
-@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "markdown", "html"]),
+@click.option("-o", "--output",
+              type=click.Choice(["table", "wide", "json", "yaml", "markdown", "html"]),
               default="table", show_default=True,
-              help="Output format (markdown: a PR comment; html: a self-contained report).")
+              help="Output format (wide: whole reasons and workloads; markdown: a PR comment "
+                   "capped under GitHub's 65,536 characters; html: a self-contained report).")
 @click.option("--fail-on", type=click.Choice([FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE]),
               default=FAIL_ON_ANY, show_default=True,
               help="any: exit 3 on any placement change; unschedulable: only when a pod "
@@ -128,6 +148,7 @@ def _render(result: DiffResult, output: str) -> str:
               help="kube-scheduler release of the base side (an upgrade diff).")
 @click.option("--head-version", "head_version", metavar="VERSION",
               help="kube-scheduler release of the head side (an upgrade diff).")
+@operation_options
 def diff(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...], output: str, fail_on: str,
@@ -155,14 +176,21 @@ def diff(
       ksched diff --base old.yaml --head new.yaml cluster/ -o json --fail-on unschedulable
       ksched diff --base-version 1.30 --head-version 1.36 examples/upgrade  # upgrade impact
       ksched diff --base default --head bin-packing snapshot.yaml -o html > diff.html
+      ksched diff cluster/ --drain node-a            # the cluster before and after a drain
+
+    \b
+    What-if operations (--drain, --remove-node, --cordon, --uncordon, --add-nodes,
+    --scale) change the head side's cluster, in the order given, before its plan.
     """
+    operations = tuple(operations_or_exit())
     releases = _releases(kubernetes_version, base_version, head_version)
     base_side, head_side = _sides(
         paths, base, head, config, base_manifests, head_manifests, releases
     )
+    head_side = dataclasses.replace(head_side, operations=operations)
     inputs = [base_side.config, head_side.config, *base_side.manifests, *head_side.manifests]
     try:
-        ext = setup(None, extender_mode, record_extenders, input_files(inputs))
+        ext = setup(None, extender_mode, record_extenders, inputs)
         with progress_line() as progress:
             use = ExtenderUse(ext.mode, ext.transport)
             result = run_diff(base_side, head_side, progress, use)
@@ -173,7 +201,9 @@ def diff(
         click.echo(f"warning: {warning}", err=True)
     html = output == "html"
     text = _html(result, (base_side, head_side)) if html else _render(result, output)
-    click.echo(text, nl=False)
+    # Line by line: a reader that stops early (`| head`) shows as soon as it closes the pipe.
+    for line in text.splitlines(keepends=True):
+        sys.stdout.write(line)
     recording_failed = finish(ext)  # after the output: a failed write never costs the diff
     if recording_failed:
         click.echo(recording_failed, err=True)

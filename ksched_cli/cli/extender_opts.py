@@ -14,6 +14,7 @@ from ..extender.scheduling import build_extenders
 from ..extender.stub import RecordingTransport, StubTransport, refuse_inputs
 from ..extender.transport import HTTPTransport, Transport
 from ..manifests.files import manifest_files
+from .extender_reach import ReachCheck
 
 MODE_HELP = (
     "How configured extenders are reached: call (HTTP, as kube-scheduler), skip (plan "
@@ -38,14 +39,20 @@ def validate_mode(ctx: click.Context, param: click.Parameter, value: str) -> str
 
 
 def setup(
-    cfg: SchedulerConfig | None, mode: str, record: str | None, inputs: Sequence[Path] = ()
+    cfg: SchedulerConfig | None, mode: str, record: str | None, inputs: Sequence[str] = ()
 ) -> ExtenderSetup:
     """The transport for ``mode``; raises KschedError before anything is planned.
 
     ``cfg`` (None for several configs) words the skip notice and has its extenders' TLS
-    set up; ``inputs`` are the files the run reads, which the recording must not replace.
+    set up; ``inputs`` (configurations, manifest files and directories) are what the run
+    reads, which the recording must not replace.
     """
     count = len(cfg.extender_configs) if cfg is not None else 0
+    if mode == "skip" and record:
+        raise KschedError(
+            "nothing to record with --extender-mode skip: no extender is called",
+            field="--record-extenders",
+        )
     if mode == "skip":
         notice = (
             f"extenders skipped (--extender-mode skip): the {count} configured extender(s) "
@@ -62,10 +69,12 @@ def setup(
         build_extenders(cfg.extender_configs, transport, cfg.source)  # TLS errors now
     result = ExtenderSetup("call", transport)
     if record:
-        refuse_inputs(record, [*inputs, *([Path(stub)] if stub else [])])
+        refuse_inputs(record, [*input_files(inputs), *([Path(stub)] if stub else [])])
         result.recorder = RecordingTransport(transport)
         result.transport = result.recorder
         result.record_path = record
+    if isinstance(transport, HTTPTransport):  # live extenders: unreachable stops the plan
+        result.transport = ReachCheck(result.transport or transport, transport)
     return result
 
 

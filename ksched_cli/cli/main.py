@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import sys
+from typing import Any
 
 import click
 from click.utils import make_default_short_help
@@ -20,6 +23,9 @@ COMMANDS = {
     "profiles": "profiles_cmd",
     "plugins": "plugins_cmd",
     "versions": "versions_cmd",
+    "capacity": "capacity_cmd",
+    "simulate": "simulate_cmd",
+    "examples": "examples_cmd",
 }
 
 # What `ksched --help` lists for each command, so listing them imports none of them.
@@ -32,9 +38,35 @@ SHORT_HELP = {
     "profiles": "List the built-in KubeSchedulerConfiguration profiles.",
     "plugins": "List the plugins a profile can enable.",
     "versions": "The kube-scheduler releases ksched replays.",
+    "capacity": "How many more copies of a pod fit, and what stops the next one.",
+    "simulate": "Replay a timed scenario of cluster changes.",
+    "examples": "List the bundled examples, or copy one.",
 }
 # Commands declaring `short_help=`: click lists those untruncated.
-VERBATIM_SHORT_HELP = frozenset({"validate", "diff", "versions"})
+VERBATIM_SHORT_HELP = frozenset(
+    {"validate", "diff", "versions", "capacity", "simulate", "examples"}
+)
+
+EXIT_USAGE = 1
+# A reader that stops early (`| head`) closes the pipe: every command then ends quietly
+# with the shell's code for a process ended by SIGPIPE (128 + 13), whatever the format.
+EXIT_BROKEN_PIPE = 141
+
+
+def _usage_exit_1(exc: click.UsageError) -> click.UsageError:
+    # click exits 2 on usage errors, but 2 means "some pod was not scheduled" for plan:
+    # every command's usage error exits 1, as README's exit codes say.
+    exc.exit_code = EXIT_USAGE
+    return exc
+
+
+def _quiet_broken_pipe() -> None:
+    # Python would complain again when it flushes stdout at exit: point it at /dev/null.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    # A test runner's stream has no real file descriptor to replace.
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(EXIT_BROKEN_PIPE)
 
 
 class LazyGroup(click.Group):
@@ -48,6 +80,23 @@ class LazyGroup(click.Group):
             found = getattr(module, cmd_name)
             assert isinstance(found, click.Command)
         return found
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:  # bare `ksched` included
+            raise _usage_exit_1(exc) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            try:
+                return super().invoke(ctx)
+            except click.UsageError as exc:  # a sub-command's options or arguments
+                raise _usage_exit_1(exc) from None
+            finally:
+                sys.stdout.flush()  # a closed pipe shows here at the latest
+        except BrokenPipeError:
+            _quiet_broken_pipe()
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         names = self.list_commands(ctx)
@@ -91,7 +140,8 @@ def cli() -> None:
     KubeSchedulerConfiguration profile, and explains every decision.
 
     \b
-    Examples:
+    Examples (`ksched examples all examples` first, outside a checkout):
+      ksched examples                             # the bundled examples
       ksched plan examples/basic                  # where does each pending pod go?
       ksched plan examples/basic --explain-pod default/web-0
       ksched validate my-profile.yaml             # check a profile like kube-scheduler

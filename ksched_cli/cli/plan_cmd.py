@@ -15,15 +15,23 @@ from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
 from ..errors import KschedError, Location
-from ..manifests.loader import LoadResult, load_cluster, manifest_sources
-from ..render.explain import render_attempts, render_pod
+from ..manifests.loader import LoadResult, load_cluster
+from ..manifests.sources import manifest_sources
+from ..render.explain import DEFAULT_TOP
+from ..render.selection import restrict
 from ..render.stream import write_json, write_yaml
-from ..render.table import render_table
+from ..render.whatif_document import whatif_document
+from ..render.whatif_text import render_whatif
 from ..versions.features import Features
 from ..versions.releases import Release
-from .extender_opts import MODE_HELP, ExtenderSetup, finish, input_files, setup, validate_mode
-from .progress import progress_line
+from ..whatif.apply import apply_operations, finish_report
+from ..whatif.model import WhatIfReport
+from ..whatif.ops.base import Operation
+from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
+from .plan_output import check_combination, selection_or_exit, show_options, text_writer
+from .progress import loading_line, progress_line
 from .version_opts import kubernetes_version_option
+from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
 EXIT_ALL_SCHEDULED = 0
 EXIT_ERROR = 1
@@ -36,7 +44,7 @@ class _UsageError(click.UsageError):
     exit_code = EXIT_ERROR
 
 
-class _PlanCommand(click.Command):
+class _PlanCommand(OperationsCommand):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
@@ -57,21 +65,33 @@ class _PlanCommand(click.Command):
 @click.option(
     "-o",
     "--output",
-    type=click.Choice(["table", "wide", "json", "yaml", "html"]),
+    type=click.Choice(["table", "wide", "json", "yaml", "name", "html"]),
     default="table",
     show_default=True,
-    help="Output format (html: a self-contained report with every pod's story).",
+    help="Output format (wide: each workload's pods and scores; name: pod/NAME lines; "
+    "html: a self-contained report with every pod's story).",
 )
 @click.option(
-    "--explain", is_flag=True, help="Include every attempt: per-node filter results and scores."
+    "--explain",
+    is_flag=True,
+    help="Include every attempt: filter rejections grouped by plugin and reason, and the "
+    "best scores (-o json: every node).",
 )
 @click.option(
     "--explain-pod",
     "explain_pod",
     metavar="NS/NAME",
     multiple=True,
-    help="Print a readable breakdown for one pod (repeatable).",
+    help="Print only this pod's story: every attempt, summarized (repeatable).",
 )
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=DEFAULT_TOP,
+    show_default=True,
+    help="Scored nodes shown per attempt besides the chosen one (text explanations).",
+)
+@show_options
 @click.option(
     "--tie-break",
     type=click.Choice(["lowest-name", "random"]),
@@ -97,12 +117,18 @@ class _PlanCommand(click.Command):
     help="Write every extender request and reply to FILE (a stub for --extender-mode).",
 )
 @kubernetes_version_option()
+@operation_options
 def plan(
     paths: tuple[str, ...],
     config: str,
     output: str,
     explain: bool,
     explain_pod: tuple[str, ...],
+    top: int,
+    namespace: str | None,
+    all_namespaces: bool,
+    selector: str | None,
+    no_headers: bool,
     tie_break: str,
     seed: int,
     extender_mode: str,
@@ -111,6 +137,9 @@ def plan(
 ) -> None:
     """Plan the pending pods in PATHS (files or directories of manifests).
 
+    A PATH of - reads standard input. Workloads (Deployments, StatefulSets,
+    DaemonSets, Jobs, CronJobs...) first become the pods their controllers would
+    create; pods a snapshot already runs for them count toward their replicas.
     Running pods (with spec.nodeName) occupy their nodes; pending pods are
     scheduled by the profile whose schedulerName they name, exactly as
     kube-scheduler would (v1.30.6 unless --kubernetes-version says otherwise), one
@@ -119,21 +148,37 @@ def plan(
     \b
     Exit codes: 0 every pending pod was scheduled (pods for schedulers no
     profile serves are Skipped, which is not a failure); 2 some were not
-    (Unschedulable or Gated); 1 invalid input, configuration or usage.
+    (Unschedulable or Gated), or an operation blocked a drain or lost a pod;
+    1 invalid input, configuration or usage.
 
     \b
-    Examples (each directory under examples/ has a README saying what to look for):
+    What-if operations (--drain, --remove-node, --cordon, --uncordon, --add-nodes,
+    --scale) change the loaded cluster in the order given before the plan runs; the
+    output then starts with what they did and each node's requests before and after.
+
+    \b
+    Examples (`ksched examples all examples` copies examples/ anywhere; each has a README):
       ksched plan examples/basic
       ksched plan examples/preemption -o wide --explain-pod default/payments
       ksched plan examples/gang --config gang -o json --explain
       ksched plan examples/storage --explain-pod default/ssd-1
+      ksched plan examples/chart --explain-pod shop/db-2     # a chart and a snapshot
+      helm template shop ./shop | ksched plan - snapshot.yaml -o wide
       ksched plan snapshot.yaml --config bin-packing -o wide
       ksched plan cluster/ --config my-profile.yaml -o json --explain
       ksched plan cluster/ --config with-extenders.yaml --extender-mode stub=replies.json
+      ksched plan snapshot.yaml -n payments -l app=web --no-headers
+      ksched plan snapshot.yaml --explain --top 3 | less
       ksched plan examples/upgrade --kubernetes-version 1.36
       ksched plan examples/preemption -o html > report.html
+      ksched plan examples/drain/cluster.yaml --drain node-a   # what if node-a is drained?
+      ksched plan cluster/ --add-nodes pool.yaml=3 --scale deployment/web=12
     """
+    check_combination(output, explain, explain_pod)
+    chosen = selection_or_exit(namespace, all_namespaces, selector)
+    operations = operations_or_exit()
     cfg, loaded = _load_or_exit(config, paths, explain_pod, kubernetes_version.features)
+    whatif = _apply_or_exit(loaded, operations) if operations else None
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
@@ -146,10 +191,14 @@ def plan(
     record = (
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
+    shown = chosen.shown(loaded.cluster.pods)
     report = _HtmlReport(loaded) if output == "html" else None
     if report is not None:
         # The report draws every pod's story: filter reasons and weighted scores.
         record = "weighted"
+    writer = None
+    if not structured and report is None:
+        writer = text_writer(output, explain, explain_pod, top, running, shown, no_headers)
     with progress_line() as progress:
         options = EngineOptions(
             tie_break=tie_break,
@@ -158,31 +207,62 @@ def plan(
             record=record,
             extender_mode=ext.mode,
             extender_transport=ext.transport,
+            on_attempts=writer.on_attempts if writer is not None else None,
         )
-        result = Engine(cfg, loaded.cluster, options).run()
+        engine = Engine(cfg, loaded.cluster, options)
+        if writer is not None:
+            writer.view.plan = engine.plan
+        result = _run_or_exit(engine, ext)
+    if whatif is not None:
+        finish_report(whatif[0], loaded.cluster, result)
+        result.notes[:0] = whatif[1]
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
+    extra = {"whatif": whatif_document(whatif[0])} if whatif is not None else None
     if report is not None:
         click.echo(report.render(result, loaded.cluster, paths), nl=False)
-    elif output in ("json", "yaml"):
+    elif output == "json":
         # Streamed: with --explain on a large cluster the document is gigabytes.
-        if output == "json":
-            write_json(result, explain, sys.stdout)
-        else:
-            write_yaml(result, explain, sys.stdout)
+        write_json(restrict(result, shown), explain, sys.stdout, extra)
+    elif output == "yaml":
+        write_yaml(restrict(result, shown), explain, sys.stdout, extra)
     else:
-        text = _render_text(result, output, explain, explain_pod, running)
+        assert writer is not None
         if ext.notice:
-            text = f"WARNING: {ext.notice}\n{text}"
-        click.echo(text, nl=False)
+            sys.stdout.write(f"WARNING: {ext.notice}\n")
+        if whatif is not None:
+            sys.stdout.write(render_whatif(whatif[0]))
+        writer.finish(sys.stdout)
     # Skipped pods belong to another scheduler: not this plan's failure.
     pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
+    disrupted = whatif is not None and whatif[0].disrupted()
     recording_failed = finish(ext)  # after the output: a failed write never costs the plan
     if recording_failed:
         click.echo(recording_failed, err=True)
         sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_SOME_PENDING if pending_failed else EXIT_ALL_SCHEDULED)
+    sys.exit(EXIT_SOME_PENDING if pending_failed or disrupted else EXIT_ALL_SCHEDULED)
+
+
+def _apply_or_exit(
+    loaded: LoadResult, operations: list[Operation]
+) -> tuple[WhatIfReport, list[str]]:
+    try:
+        return apply_operations(loaded.cluster, operations)
+    except KschedError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
+
+
+def _run_or_exit(engine: Engine, ext: ExtenderSetup) -> Plan:
+    try:
+        return engine.run()
+    except KschedError as exc:  # an extender that cannot be reached (cli/extender_reach.py)
+        click.echo(exc.render(), err=True)
+        recording_failed = finish(ext)  # what was recorded so far is still written
+        if recording_failed:
+            click.echo(recording_failed, err=True)
+        sys.exit(EXIT_ERROR)
 
 
 class _HtmlReport:
@@ -209,7 +289,7 @@ def _extender_setup_or_exit(
     cfg: SchedulerConfig, mode: str, record: str | None, inputs: Sequence[str]
 ) -> ExtenderSetup:
     try:
-        return setup(cfg, mode, record, input_files(inputs))
+        return setup(cfg, mode, record, inputs)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
@@ -222,7 +302,8 @@ def _load_or_exit(
     try:
         cfg = load_config(config, features)
         _require_manifest_files(paths)
-        loaded = load_cluster(list(paths))
+        with loading_line("manifests"):
+            loaded = load_cluster(list(paths))
         _require_objects(loaded.cluster, paths)
         _require_pods(loaded.cluster, explain_pod)
     except KschedError as exc:
@@ -275,18 +356,3 @@ def _suggestion(wanted: str, keys: Collection[str]) -> str:
         default=(0.0, ""),
     )
     return f" (did you mean {namespace}/{closest}?)" if ratio >= 0.6 else ""
-
-
-def _render_text(
-    result: Plan,
-    output: str,
-    explain: bool,
-    explain_pod: tuple[str, ...],
-    running: dict[str, str],
-) -> str:
-    text = render_table(result, wide=output == "wide")
-    if explain:
-        text += "\n" + render_attempts(result)
-    for pod in explain_pod:
-        text += "\n" + render_pod(result, pod, running.get(pod, ""))
-    return text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -10,6 +11,11 @@ from typing import TextIO
 
 MIN_PODS = 500
 INTERVAL = 0.2  # seconds between redraws: often enough to look alive, rarely enough to be free
+# A rate measured over a few attempts or a fraction of a second is noise (the first frame
+# once said "ETA 9,954s"): rate and ETA wait for this much time and work.
+RATE_AFTER_SECONDS = 2.0
+RATE_AFTER_ATTEMPTS = 50
+LOADING_AFTER = 0.5  # seconds of loading before the loading line appears
 
 
 class ProgressLine:
@@ -39,8 +45,12 @@ class ProgressLine:
         if total < self._min_pods or (self._last is not None and now - self._last < self._interval):
             return
         self._last = now
-        rate = done / max(now - self._started, 1e-9)
-        eta = max(total - done, 0) / rate if rate else 0.0
+        elapsed = now - self._started
+        if elapsed < RATE_AFTER_SECONDS or done < RATE_AFTER_ATTEMPTS:
+            self._show(f"{done}/{total} attempts  (measuring the rate)")
+            return
+        rate = done / elapsed
+        eta = max(total - done, 0) / rate
         self._show(f"{done}/{total} attempts  {rate:,.0f} pods/s  ETA {eta:,.0f}s")
 
     def _show(self, text: str) -> None:
@@ -55,6 +65,36 @@ class ProgressLine:
         self._stream.write("\r" + " " * self._width + "\r")
         self._stream.flush()
         self._width = 0
+
+
+@contextmanager
+def loading_line(
+    what: str, stream: TextIO | None = None, after: float = LOADING_AFTER
+) -> Iterator[None]:
+    """``loading WHAT  3.2s`` redrawn from a background thread while the body runs (the
+    loader reports no progress of its own); nothing for loads shorter than ``after``."""
+    out = sys.stderr if stream is None else stream
+    if not out.isatty():
+        yield
+        return
+    line = ProgressLine(out)
+    done = threading.Event()
+
+    def tick() -> None:
+        started = time.monotonic()
+        if done.wait(after):
+            return
+        while not done.wait(INTERVAL):
+            line._show(f"loading {what}  {time.monotonic() - started:.1f}s")
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        line.clear()
 
 
 def progress_reporter(stream: TextIO | None = None) -> ProgressLine | None:

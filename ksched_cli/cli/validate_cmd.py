@@ -10,6 +10,7 @@ import click
 from ..config.effective import to_yaml
 from ..config.load import CheckedConfig, Finding, check_config
 from ..versions.releases import Release
+from .validate_scan import scan_file
 from .version_opts import kubernetes_version_option
 
 
@@ -68,9 +69,20 @@ def _print_text(results: list[CheckedConfig], effective: bool, version: str) -> 
     is_flag=True,
     help="Print the fully defaulted configuration, plugins expanded per extension point.",
 )
+@click.option(
+    "--only-scheduler-configs",
+    "only_configs",
+    is_flag=True,
+    help="Check only documents that are KubeSchedulerConfigurations (also inside a "
+    "ConfigMap's data); skip any other document with a note on stderr (the pre-commit hook).",
+)
 @kubernetes_version_option()
 def validate(
-    files: tuple[str, ...], output: str, print_effective: bool, kubernetes_version: Release
+    files: tuple[str, ...],
+    output: str,
+    print_effective: bool,
+    only_configs: bool,
+    kubernetes_version: Release,
 ) -> None:
     """Check KubeSchedulerConfiguration files like kube-scheduler (v1.30.6 by default).
 
@@ -105,8 +117,18 @@ def validate(
       ksched validate --print-effective gang        # built-in profile, defaults filled in
       ksched validate --print-effective my.yaml > effective.yaml
       ksched validate --kubernetes-version 1.36 my-scheduler.yaml
+      ksched validate --only-scheduler-configs deploy/*.yaml   # others skipped, with a note
     """
-    results = [check_config(name, kubernetes_version.features) for name in files]
+    features = kubernetes_version.features
+    if only_configs:
+        results = []
+        for name in files:
+            scan = scan_file(name, features)
+            for note in scan.notes:
+                click.echo(f"note: {note}", err=True)
+            results += scan.checked
+    else:
+        results = [check_config(name, features) for name in files]
     if output == "json":
         click.echo(json.dumps([_file_json(r, print_effective) for r in results], indent=2))
     else:

@@ -99,8 +99,19 @@ def effective_object(config: ConfigV1, built: list[BuiltProfile]) -> dict[str, A
         out["delayCacheUntilActive"] = True
     out["profiles"] = [_profile(p, b) for p, b in zip(config.profiles, built, strict=True)]
     if config.extenders:
-        out["extenders"] = config.extenders
+        out["extenders"] = [_redacted(e) for e in config.extenders]
     return out
+
+
+REDACTED = "--- REDACTED ---"  # client-go's mark for secret TLS data
+
+
+def _redacted(extender: dict[str, Any]) -> dict[str, Any]:
+    """An extender whose private key never reaches an output (--print-effective, diff)."""
+    tls = extender.get("tlsConfig")
+    if not isinstance(tls, dict) or not tls.get("keyData"):
+        return extender
+    return {**extender, "tlsConfig": {**tls, "keyData": REDACTED}}
 
 
 def to_yaml(obj: dict[str, Any], version: str = "1.30") -> str:

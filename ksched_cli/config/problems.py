@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..errors import printable
+
 ERROR = "error"
 WARNING = "warning"
 
@@ -37,8 +39,8 @@ class GoRepr:
 
 
 def go_quote(text: str) -> str:
-    """Go's ``%q`` for the strings configs contain (printable text stays as is)."""
-    return json.dumps(text, ensure_ascii=False)
+    """Go's ``%q`` (strconv.Quote): printable text as is, everything else escaped."""
+    return '"' + printable(text.replace("\\", "\\\\").replace('"', '\\"')) + '"'
 
 
 def go_value(value: object) -> str:

@@ -4,6 +4,7 @@ admission, the clock; and how they stamp pods from a template."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -48,14 +49,21 @@ class Context:
         return self._present[kind]
 
     def claim_pods(
-        self, namespace: str, kind: str, name: str, selector: LabelSelector | None
+        self,
+        namespace: str,
+        kind: str,
+        name: str,
+        selector: LabelSelector | None,
+        member: Callable[[Pod], bool] | None = None,
     ) -> list[Pod]:
         """The pods a controller owns: its controller ownerReferences, then orphans its
-        selector matches (adopted, as ClaimPods does). Terminating pods are left out."""
+        selector matches and ``member`` accepts (adopted, as ClaimPods does).
+        Terminating pods are left out."""
         pods = self._owned.get((namespace, kind, name), [])
         if selector is not None and not selector.is_empty:
             orphans = self._orphans.get(namespace, [])
-            adopted = [p for p in orphans if selector.matches(p.labels)]
+            adopted = [p for p in orphans if selector.matches(p.labels)
+                       and (member is None or member(p))]
             if adopted:
                 taken = {id(p) for p in adopted}
                 self._orphans[namespace] = [p for p in orphans if id(p) not in taken]

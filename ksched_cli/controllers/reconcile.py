@@ -11,6 +11,7 @@ from ..api.storage import PersistentVolumeClaim
 from ..api.workloads import Workload
 from ..engine.cluster import Cluster
 from .context import Context
+from .defaults import POD_TEMPLATE_HASH
 from .interface import Outcome
 from .registry import CONTROLLERS
 
@@ -46,8 +47,12 @@ def reconcile(
             if controller.managed_elsewhere(workload, ctx):
                 continue
             outcome = controller.sync(workload, ctx)
+            if outcome.deleted:
+                outcome.notes.append(_deletion_note(workload, outcome.deleted))
             next_index = _apply(cluster, outcome, next_index)
             total.extend(outcome)
+    if only is None:
+        _name_unclaimed_owners(cluster.pods)
     if total.waiting:
         cluster.on_bound = _OrderedReadyHook(cluster)
     elif only is None:
@@ -55,6 +60,31 @@ def reconcile(
     return ReconcileResult(total.created, total.deleted, total.claims, total.notes)
 
 
+def _deletion_note(workload: Workload, deleted: list[Pod]) -> str:
+    names = ", ".join(p.key for p in deleted[:5]) + (", ..." if len(deleted) > 5 else "")
+    return f"{workload.ref}: deletes {len(deleted)} pod(s) it does not want: {names}"
+
+
+def _name_unclaimed_owners(pods: list[Pod]) -> None:
+    """Pods whose controller is not in the input still roll up to it: ``kind/name`` of the
+    controller reference, except that a ReplicaSet named ``<name>-<pod-template-hash>``
+    (the pod's label) stands for the Deployment ``<name>``."""
+    for pod in pods:
+        if pod.workload:
+            continue
+        ref = pod.meta.controller_ref()
+        if ref is None or ref.kind not in _ROLL_UP_KINDS:
+            continue
+        hash_value = pod.labels.get(POD_TEMPLATE_HASH)
+        if ref.kind == "ReplicaSet" and hash_value and ref.name.endswith(f"-{hash_value}"):
+            pod.workload = f"deployment/{ref.name[: -len(hash_value) - 1]}"
+        else:
+            pod.workload = f"{ref.kind.lower()}/{ref.name}"
+
+
+_ROLL_UP_KINDS = frozenset(
+    ("ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job", "CronJob")
+)
 _CREATED_LISTS = {"ReplicaSet": "replica_sets", "Job": "jobs"}
 
 

@@ -66,10 +66,14 @@ class StatefulSetController:
         assert isinstance(spec, StatefulSetSpec)
         outcome = Outcome()
         by_ordinal: dict[int, Pod] = {}
+        # getPodsForStatefulSet adopts only pods named as members (isMemberOf).
+        def is_member(pod: Pod) -> bool:
+            return ordinal_of(pod, workload.name) >= 0
+
         for member in ctx.claim_pods(workload.namespace, KIND, workload.name,
-                                     workload.selector):
+                                     workload.selector, is_member):
             ordinal = ordinal_of(member, workload.name)
-            if ordinal >= 0:  # isMemberOf: other pods the selector matches are left alone
+            if ordinal >= 0:  # owned by reference but misnamed: left alone
                 member.workload = workload.ref
                 by_ordinal[ordinal] = member
         first, end = spec.start_ordinal, spec.start_ordinal + spec.replicas

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..engine import records as rec
+from ..whatif.model import WhatIfReport
 from .model import (
     ADDED,
     MOVED,
@@ -33,6 +34,10 @@ class Planned:
     # change the cluster).
     running: dict[str, str]
     nodes: frozenset[str]
+    # Pod -> owning workload ("deployment/web") for every pod of the input that has one.
+    owners: dict[str, str] = field(default_factory=dict)
+    # The what-if report when operations changed this side's cluster before its plan.
+    whatif: WhatIfReport | None = None
 
     @cached_property
     def placing(self) -> dict[str, rec.Attempt]:
@@ -157,11 +162,17 @@ def margin(pod: str, base_node: str, head_node: str, base: Planned, head: Planne
     return Margin(base_node, head_node, on_base, on_head, drivers)
 
 
+def _decided_owners(side: Planned) -> dict[str, str]:
+    return {d.pod: d.owner for d in side.plan.decisions if d.owner}
+
+
 def compare(base: Planned, head: Planned) -> tuple[list[PodChange], int]:
     """The changed pods, sorted by pod, and how many pods were compared."""
     base_states = pod_states(base.plan, base.running)
     head_states = pod_states(head.plan, head.running)
     pods = sorted(set(base_states) | set(head_states))
+    # Pods of the input, then pods the controllers made during the plans (head wins).
+    owners = {**base.owners, **_decided_owners(base), **head.owners, **_decided_owners(head)}
     changes = []
     for pod in pods:
         before, after = base_states.get(pod), head_states.get(pod)
@@ -173,5 +184,6 @@ def compare(base: Planned, head: Planned) -> tuple[list[PodChange], int]:
         placed = before is not None and before.outcome != RUNNING
         if MOVED in kinds and placed and before is not None and after is not None:
             why = margin(pod, before.node, after.node, base, head)
-        changes.append(PodChange(pod, kinds, before, after, why))
+        owner = owners.get(pod, "")
+        changes.append(PodChange(pod, kinds, before, after, why, owner))
     return changes, len(pods)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import records as rec
+from ..whatif.model import WhatIfReport
 
 # A pod that was already bound in the input and that nothing touched.
 RUNNING = "Running"
@@ -144,6 +145,7 @@ class PodChange:
     base: PodState | None  # None: the pod is not in base's manifests
     head: PodState | None
     margin: Margin | None = None
+    owner: str = ""  # the owning workload ("deployment/web"), "" for a bare pod
 
     @property
     def regression(self) -> bool:
@@ -169,6 +171,8 @@ class DiffResult:
     changes: list[PodChange]
     pods: int  # pods compared: the union of both sides
     warnings: list[str] = field(default_factory=list)
+    # What the head side's what-if operations did (``--drain`` etc. on ``ksched diff``).
+    whatif: WhatIfReport | None = None
 
     def summary(self) -> dict[str, int]:
         def count(kind: str) -> int:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..api.owners import owner_of
 from ..config.load import check_config
 from ..config.types import SchedulerConfig
 from ..engine.engine import Engine, EngineOptions
@@ -13,6 +14,8 @@ from ..errors import KschedError
 from ..extender.transport import Transport
 from ..manifests.loader import load_cluster
 from ..versions.features import V130, Features
+from ..whatif.apply import apply_operations, finish_report
+from ..whatif.ops.base import Operation
 from .compare import Planned, compare
 from .config_diff import diff_configs
 from .model import DiffResult, Side
@@ -25,6 +28,8 @@ class SideInput:
     config: str  # a file, or a built-in profile name
     manifests: tuple[str, ...]
     features: Features = V130  # the kube-scheduler release this side replays
+    # What-if operations applied to this side's cluster before it is planned.
+    operations: tuple[Operation, ...] = ()
 
 
 def load_effective(
@@ -50,11 +55,14 @@ def plan_side(
     manifests: Sequence[str],
     progress: Progress = None,
     extenders: ExtenderUse = ExtenderUse(),
+    operations: Sequence[Operation] = (),
 ) -> tuple[Planned, list[str]]:
     """Plan ``manifests`` on a freshly loaded cluster (a run binds and deletes its pods)."""
     loaded = load_cluster(list(manifests))
     cluster = loaded.cluster
+    whatif = apply_operations(cluster, operations) if operations else None
     running = {p.key: p.node_name for p in cluster.pods if p.node_name}
+    owners = {p.key: owner for p in cluster.pods if (owner := owner_of(p))}
     nodes = frozenset(n.name for n in cluster.nodes)
     # Ties always go to the lowest node name, so both sides are reproducible.
     options = EngineOptions(
@@ -65,7 +73,12 @@ def plan_side(
         extender_transport=extenders.transport,
     )
     plan = Engine(config, cluster, options).run()
-    return Planned(plan, running, nodes), loaded.warnings + plan.warnings
+    warnings = loaded.warnings + plan.warnings
+    if whatif is not None:
+        finish_report(whatif[0], cluster, plan)
+        plan.notes[:0] = whatif[1]
+    report = whatif[0] if whatif else None
+    return Planned(plan, running, nodes, owners, report), warnings
 
 
 def run_diff(
@@ -80,7 +93,9 @@ def run_diff(
     base_config, base_effective = load_effective(base.config, base.features)
     head_config, head_effective = load_effective(head.config, head.features)
     base_planned, base_warnings = plan_side(base_config, base.manifests, progress, extenders)
-    head_planned, head_warnings = plan_side(head_config, head.manifests, progress, extenders)
+    head_planned, head_warnings = plan_side(
+        head_config, head.manifests, progress, extenders, head.operations
+    )
     if extenders.mode == "skip" and (base_config.extender_configs or head_config.extender_configs):
         base_warnings.append(
             "extenders skipped (--extender-mode skip): configured extenders took no part "
@@ -96,6 +111,7 @@ def run_diff(
         pods=pods,
         # The same manifests on both sides warn twice; say it once.
         warnings=list(dict.fromkeys(base_warnings + head_warnings)),
+        whatif=head_planned.whatif,
     )
 
 

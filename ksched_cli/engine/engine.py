@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..api.meta import DEFAULT_TIME
+from ..api.owners import owner_of
 from ..api.pod import Pod
 from ..config.types import SchedulerConfig
 from ..extender.scheduling import Extenders, build_extenders
@@ -43,6 +44,9 @@ class EngineOptions:
     # "skip" plans as if the configuration had no extenders.
     extender_mode: str = "call"
     extender_transport: Transport | None = None
+    # Streamed output: called with each finished scheduling cycle's attempts, which the
+    # plan then does not keep (text renderers summarize them as they come; memory stays flat).
+    on_attempts: Callable[[list[rec.Attempt]], None] | None = None
 
 
 class Engine:
@@ -94,6 +98,7 @@ class Engine:
         self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods))
         self.permits = PermitWaits(self)
         self.cycle = SchedulingCycle(self)
+        self._done = 0  # attempts so far, for progress
 
     def _extenders(self) -> Extenders:
         if self.options.extender_mode == "skip":
@@ -164,6 +169,12 @@ class Engine:
             return
         self.queue.add_active(info)
 
+    def add_pending(self, pod: Pod) -> None:
+        """A pod created while the engine runs (what-if scenarios, capacity copies):
+        the API server stores it and the scheduler queues it at the current time."""
+        self._cluster.pods.append(pod)
+        self.add_pending_pod(pod)
+
     def add_pending_pod(self, pod: Pod) -> None:
         """A pod created during the plan (already in ``cluster.pods``) enters the queue."""
         self.pods_by_uid[pod.uid] = pod
@@ -178,30 +189,47 @@ class Engine:
 
     # --- the loop -------------------------------------------------------------------
     def run(self) -> rec.Plan:
+        self.start()
+        self.run_until()
+        return self.finish()
+
+    def start(self) -> None:
+        """Queue the input's pending pods (run() does this; incremental drivers call it)."""
         self._enqueue_pending()
-        done = 0
+
+    def run_until(self, limit: float | None = None) -> None:
+        """Schedule until nothing is left to do before simulated time ``limit`` (None: at
+        all); with a limit, the clock then stands at ``limit``."""
         while True:
             info = self.queue.pop()
             if info is None:
-                if not self._advance_clock():
+                if not self._advance_clock(limit):
                     break
                 continue
             self.cycle.attempt(info)
-            done += 1
+            if self.options.on_attempts is not None:
+                self.options.on_attempts(self.plan.attempts)
+                self.plan.attempts = []
+            self._done += 1
             if self.options.progress is not None:
-                self.options.progress(done, len(self.queued))
+                self.options.progress(self._done, len(self.queued))
+        if limit is not None and limit > self.clock:
+            self.clock = self.queue.now = limit
+
+    def finish(self) -> rec.Plan:
+        """Pods still waiting end Unschedulable; the plan is complete."""
         self._finish()
         self.plan.warnings.extend(self.extenders.warnings)
         self.plan.end_time = self.clock
         return self.plan
 
-    def _advance_clock(self) -> bool:
+    def _advance_clock(self, limit: float | None = None) -> bool:
         candidates = [
             t
             for t in (self.queue.next_backoff_expiry(), self.cycle.next_deadline())
             if t is not None
         ]
-        if not candidates:
+        if not candidates or (limit is not None and min(candidates) > limit):
             return False
         self.clock = max(self.clock, min(candidates))
         self.queue.now = self.clock
@@ -222,7 +250,8 @@ class Engine:
     ) -> None:
         """Record the pod's final outcome; a later one (a bound pod preempted) replaces it."""
         decision = rec.Decision(
-            pod.key, outcome, node, message, preempted_by, pod.priority, self.clock
+            pod.key, outcome, node, message, preempted_by, pod.priority, self.clock,
+            owner=owner_of(pod),
         )
         earlier = self._decided.get(pod.key)
         if earlier is not None:
@@ -234,6 +263,17 @@ class Engine:
         """The API server deletes ``pod`` (a preemption victim)."""
         self._cluster.pods.remove(pod)
         self.queue.delete(pod.uid)
+
+    def rebuild_snapshot(self) -> None:
+        """Nodes were added, removed or changed: a new node tree and columns, each node
+        keeping its pods in their order (what-if scenarios)."""
+        old = self._snapshot
+        self._snapshot = Snapshot(self._cluster.nodes)
+        for info in self._snapshot.node_infos:
+            previous = old.get(info.name)
+            for pod_info in previous.pods if previous is not None else ():
+                info.add_pod(pod_info.pod)
+        self.plan.node_count = len(self._cluster.nodes)
 
     def cluster_changed(self, *events: PodEvent) -> None:
         """A pod was bound, deleted or unreserved: unschedulable pods move.

@@ -40,6 +40,7 @@ def compute_status(pdb: PodDisruptionBudget, pods: Sequence[Pod]) -> str:
         desired = expected  # the API server defaults minAvailable to 1 only for policy/v1beta1
     allowed = healthy - desired if expected > 0 else 0
     pdb.disruptions_allowed = max(allowed, 0)
+    pdb.desired_healthy, pdb.current_healthy = desired, healthy
     return (
         f"PodDisruptionBudget {pdb.meta.namespace}/{pdb.meta.name} has no status: computed "
         f"disruptionsAllowed={pdb.disruptions_allowed} (healthy {healthy}, desired {desired}, "

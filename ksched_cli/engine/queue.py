@@ -182,6 +182,23 @@ class SchedulingQueue:
                 self.add_active(info)
         self.move_request_cycle = self.scheduling_cycle
 
+    def move_on_event(
+        self, now: float, worth: Callable[[QueuedPodInfo], bool]
+    ) -> list[QueuedPodInfo]:
+        """movePodsToActiveOrBackoffQueue for one cluster event of interest: the pods
+        ``worth`` accepts move (to backoffQ while backing off); the cycle is marked."""
+        moved = []
+        for info in list(self.unschedulable.values()):
+            if not worth(info):
+                continue
+            if self.is_backing_off(info, now):
+                self._add_backoff(info)
+            else:
+                self.add_active(info)
+            moved.append(info)
+        self.move_request_cycle = self.scheduling_cycle
+        return moved
+
     def _move_with_hints(self, now: float, exclude: str, event: PodEvent, hints: Hints) -> None:
         """movePodsToActiveOrBackoffQueue with hints, then record the in-flight event."""
         if not hints.of_interest(event):

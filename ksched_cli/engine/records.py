@@ -158,6 +158,8 @@ class Decision:
     score: int | None = None
     # Human explanation where kube-scheduler itself reports nothing (e.g. Skipped).
     note: str = ""
+    # The workload owning the pod ("deployment/web"), "" for a bare pod (api/owners.py).
+    owner: str = ""
 
 
 @dataclass

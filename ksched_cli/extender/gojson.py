@@ -66,15 +66,33 @@ def decode(data: bytes, complete: bool = True) -> Any:
     start = len(text) - len(text.lstrip(" \t\r\n"))
     try:
         value, end = _DECODER.raw_decode(text, start)
-    except (ValueError, RecursionError):
-        raise GoJSONError(syntax_error(data)) from None
+    except (ValueError, RecursionError) as exc:
+        raise GoJSONError(syntax_error(data, exc)) from None
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and deeper_than(value, MAX_DEPTH):
+        raise GoJSONError(_too_deep())  # Python read it, but later steps recurse as deep
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if number and text[end : end + 1] in (".", "e", "E"):
-        raise GoJSONError(syntax_error(data))  # "1." or "1e": Python stopped, Go goes on
+        raise GoJSONError(syntax_error(data, None))  # "1." or "1e": Python stops, Go not
     if not complete and end == len(text) and number:
         # A number running to the cut needs the byte after it, which never came.
         raise GoJSONError("unexpected EOF")
     return value
+
+
+def deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects in ``value`` nest more than ``limit`` levels."""
+    todo = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > limit:
+                    return True
+                todo.append((child, depth + 1))
+    return False
 
 
 def quote_char(c: int) -> str:
@@ -96,9 +114,20 @@ def quote_char(c: int) -> str:
     return f"'{char}'"
 
 
-def syntax_error(data: bytes) -> str:
+def syntax_error(data: bytes, python_error: BaseException | None) -> str:
     """What Go's Decoder says about ``data``, which Python could not parse."""
-    return _Scanner(data).run()
+    message = _Scanner(data).run()
+    if message is not None:
+        return message
+    # Go's scanner accepts it: only Python's own limits refuse it (nesting, or a number
+    # of more than 4,300 digits), and ksched keeps them.
+    if isinstance(python_error, RecursionError):
+        return _too_deep()
+    return f"ksched cannot decode this reply: {python_error}"
+
+
+def _too_deep() -> str:
+    return f"exceeded max depth (ksched reads at most {MAX_DEPTH} levels)"
 
 
 class _Scanner:
@@ -115,7 +144,8 @@ class _Scanner:
             self.i += 1
         return data[self.i] if self.i < n else None
 
-    def run(self) -> str:
+    def run(self) -> str | None:
+        """Go's error for the data, or None when Go's scanner accepts it."""
         if self._skip_ws() is None:
             return "EOF"
         expect = "value"
@@ -130,8 +160,7 @@ class _Scanner:
                     expect = self._after_value()
         except _Stop as stop:
             return stop.message
-        # Python refused what Go's scanner accepts: only its own recursion limit does that.
-        return f"exceeded max depth (ksched reads at most {MAX_DEPTH} levels)"
+        return None
 
     def _bad(self, c: int, context: str) -> _Stop:
         return _Stop(f"invalid character {quote_char(c)} {context}")
@@ -168,7 +197,7 @@ class _Scanner:
 
     def _open(self, kind: str, close: int) -> str:
         if len(self.stack) >= MAX_DEPTH:
-            raise _Stop(f"exceeded max depth (ksched reads at most {MAX_DEPTH} levels)")
+            raise _Stop(_too_deep())
         if self._skip_ws() == close:
             self.i += 1
             return "end"

@@ -62,18 +62,17 @@ class _Context:
 def unmarshal(value: Any, typ: GoType) -> Any:
     """``value`` (from gojson.decode or a stub file) decoded into ``typ``.
 
-    A struct decoded from null is the zero struct.
+    A struct (not a pointer) decoded from null is its zero value, as in Go.
     """
-    result = _Unmarshal().value(value, typ, None, _Context())
-    if result is None and typ.kind == "struct":
-        return {name: zero(t) for name, t in typ.fields}
-    return result
+    return _Unmarshal().value(value, typ, zero(typ) if typ.kind == "struct" else None, _Context())
 
 
 def zero(typ: GoType) -> Any:
-    """Go's zero value: "" and 0 for strings and numbers, nil (None) for the rest."""
+    """Go's zero value: "", 0, a struct of zero fields; nil (None) for the rest."""
     if typ.pointer:
         return None
+    if typ.kind == "struct":
+        return {name: zero(t) for name, t in typ.fields}
     return {"string": "", "int64": 0}.get(typ.kind)
 
 
@@ -106,7 +105,7 @@ class _Unmarshal:
             return int(value)
         if kind == "slice" and isinstance(value, list):
             assert typ.elem is not None
-            return [self.value(item, typ.elem, None, ctx) for item in value]
+            return [self.value(item, typ.elem, zero(typ.elem), ctx) for item in value]
         if kind == "map" and isinstance(value, Mapping):
             return self._map(value, typ, current, ctx)
         if kind == "struct" and isinstance(value, Mapping):

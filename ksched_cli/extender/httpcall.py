@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import http.client
 import io
+import json
+import re
 import socket
 import ssl
 import time
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 MAX_REPLY_BYTES = 64 * 1024 * 1024  # 64 MiB
 _CHUNK = 64 * 1024
+_LONGEST_WAIT = 1e8  # seconds; a socket cannot wait longer (an httpTimeout of years)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 AWAITING_HEADERS = "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
 READING_BODY = (
     "context deadline exceeded (Client.Timeout or context cancellation while reading body)"
@@ -54,29 +58,58 @@ def post(
     server_name: str = "",
 ) -> Reply:
     """POST ``body`` as application/json to ``url``; raises CallFailed."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https"):
-        raise CallFailed(f'Post "{url}": unsupported protocol scheme "{parts.scheme}"', True)
+    scheme, host, port, target = _split(url)
     deadline = time.monotonic() + timeout
-    https = parts.scheme == "https"
-    host = parts.hostname or ""
-    port = parts.port or (443 if https else 80)
-    tls = (context or ssl.create_default_context()) if https else None
-    conn = _Connection(host, port, deadline, tls, server_name or host)
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    tls = (context or ssl.create_default_context()) if scheme == "https" else None
+    try:
+        conn = _Connection(host, port, deadline, tls, server_name or host)
+    except (ValueError, http.client.HTTPException):  # http.client refuses the host name
+        raise CallFailed(f"parse {_quote(url)}: invalid host name {_quote(host)}", True) from None
     try:
         try:
             conn.request("POST", target, body=body, headers={"Content-Type": "application/json"})
             response = conn.getresponse()
         except TimeoutError:
             raise CallFailed(f'Post "{url}": {AWAITING_HEADERS}', True) from None
-        except (OSError, http.client.HTTPException) as exc:
+        except (OSError, http.client.HTTPException, ValueError) as exc:
             raise CallFailed(f'Post "{url}": {_reason(exc, host, port)}', True) from None
-        if response.status != 200:
-            return Reply(response.status, response.getheader("Location") or "", b"", True)
-        return _body(response)
+        try:
+            if response.status != 200:
+                return Reply(response.status, response.getheader("Location") or "", b"", True)
+            return _body(response)
+        finally:
+            response.close()
     finally:
         conn.close()
+
+
+def _split(url: str) -> tuple[str, str, int, str]:
+    """(scheme, host, port, request target) as Go's url.Parse and http.Client take them."""
+    if _CONTROL.search(url):
+        raise CallFailed(f"parse {_quote(url)}: net/url: invalid control character in URL", True)
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise CallFailed(f"parse {_quote(url)}: {str(exc).lower()}", True) from None
+    if parts.scheme not in ("http", "https"):
+        raise CallFailed(f'Post "{url}": unsupported protocol scheme "{parts.scheme}"', True)
+    if not parts.hostname:
+        raise CallFailed(f'Post "{url}": http: no Host in request URL', True)
+    # The path goes out escaped, as Go's URL.RequestURI() escapes it.
+    target = quote(parts.path or "/", safe="/:@!$&'()*+,;=-._~%")
+    if parts.query:
+        target += "?" + quote(parts.query, safe="/:@!$&'()*+,;=-._~%?")
+    return (
+        parts.scheme,
+        parts.hostname or "",
+        port or (443 if parts.scheme == "https" else 80),
+        target,
+    )
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _body(response: http.client.HTTPResponse) -> Reply:
@@ -113,7 +146,7 @@ def _reason(exc: BaseException, host: str, port: int) -> str:
     where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     if isinstance(exc, ConnectionRefusedError):
         return f"dial tcp {where}: connect: connection refused"
-    if isinstance(exc, socket.gaierror):
+    if isinstance(exc, (socket.gaierror, UnicodeError)):  # UnicodeError: not a valid name
         return f"dial tcp: lookup {host}: no such host"
     if isinstance(exc, http.client.RemoteDisconnected):
         return "EOF"
@@ -128,16 +161,24 @@ def _reason(exc: BaseException, host: str, port: int) -> str:
         if "WRONG_VERSION_NUMBER" in str(exc):
             return "http: server gave HTTP response to HTTPS client"
         return f"tls: {exc.reason or exc}"
+    if isinstance(exc, http.client.BadStatusLine):
+        line = _quote(str(exc.args[0] if exc.args else "").strip()[:200])
+        return f"net/http: HTTP/1.x transport connection broken: malformed HTTP response {line}"
     if isinstance(exc, http.client.HTTPException):
-        return f"net/http: HTTP/1.x transport connection broken: malformed HTTP response: {exc}"
-    return str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
+        detail = _one_line(str(exc))
+        return f"net/http: HTTP/1.x transport connection broken: malformed HTTP response: {detail}"
+    return _one_line(str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:300]
 
 
 def _left(deadline: float) -> float:
     left = deadline - time.monotonic()
     if left <= 0:
         raise TimeoutError
-    return left
+    return min(left, _LONGEST_WAIT)
 
 
 class _Connection(http.client.HTTPConnection):

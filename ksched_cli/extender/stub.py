@@ -17,6 +17,7 @@ from typing import Any
 from ..config.types import Extender
 from ..errors import KschedError, Location
 from ..yamlio import load_positioned, read_text
+from .gojson import MAX_DEPTH, deeper_than
 from .transport import ExtenderError, Transport
 
 Entries = dict[str, list[dict[str, Any]]]
@@ -47,11 +48,17 @@ def load_stub(path: str) -> Entries:
         raise KschedError(f"extender stub: {exc.message}", exc.location) from None
     try:
         data = json.loads(text)
+        too_deep = deeper_than(data, MAX_DEPTH)  # replies are re-encoded when recorded
     except json.JSONDecodeError as exc:
         where = Location(path, exc.lineno, exc.colno)
         raise KschedError(f"extender stub: invalid JSON: {exc.msg}", where) from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise KschedError(f"extender stub: invalid JSON: {exc}", Location(path)) from None
     except RecursionError:
-        raise KschedError("extender stub: JSON nested too deeply", Location(path)) from None
+        too_deep = True
+    if too_deep:
+        message = f"extender stub: JSON nested deeper than {MAX_DEPTH} levels"
+        raise KschedError(message, Location(path))
     problem = _shape_problem(data)
     if problem is not None:
         keys, message = problem

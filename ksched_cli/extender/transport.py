@@ -60,8 +60,18 @@ class HTTPTransport:
         self._contexts: dict[Extender, ssl.SSLContext] = {}
         self._unreachable: dict[str, str] = {}
 
+    def unreachable(self, ext: Extender) -> str | None:
+        """The failure that made ``ext`` unreachable in this run (refused, unknown host,
+        timed out, broken TLS), or None while it answers."""
+        return self._unreachable.get(ext.url_prefix)
+
     def prepare(self, ext: Extender) -> None:
-        if ext.url_prefix.startswith("https:") and ext not in self._contexts:
+        # makeTransport builds the TLS settings whatever the URL's scheme, so bad material
+        # fails even an http:// extender, as kube-scheduler fails to start.
+        wanted = (
+            ext.tls_config is not None or ext.enable_https or ext.url_prefix.startswith("https:")
+        )
+        if wanted and ext not in self._contexts:
             from .tls import ssl_context
 
             self._contexts[ext] = ssl_context(ext)

@@ -104,7 +104,7 @@ class Evaluator:
         if not candidates:
             return None, Status(Code.UNSCHEDULABLE, NO_CANDIDATE)
         best = self._select_candidate(candidates)
-        self.explain.append(f"chose {best.name}: victims {[v.key for v in best.victims]}")
+        self.explain.append(f"chose {best.name}: victims {_keys(best.victims)}")
         return PostFilterResult(nominated_node_name=best.name, victims=list(best.victims)), Status(
             Code.SUCCESS
         )
@@ -193,7 +193,7 @@ class Evaluator:
             for c in candidates
             if c.name in narrowed
         ]
-        self.explain.append(f"extenders kept {[c.name for c in kept]}")
+        self.explain.append(f"extenders kept {', '.join(c.name for c in kept) or 'none'}")
         return kept, None
 
     def _select_candidate(self, candidates: list[Candidate]) -> Candidate:
@@ -212,11 +212,16 @@ def _status_of(found: Candidate | Status | int, screened: Screened | None) -> St
     return screened.status(found)
 
 
+def _keys(victims: Sequence[Pod]) -> str:
+    # Plain text for --explain-pod, not a Python list repr.
+    return ", ".join(v.key for v in victims) or "none"
+
+
 def _visit_lines(
     visited: list[tuple[str, Candidate | Status | int]], screened: Screened | None
 ) -> list[str]:
     return [
-        f"candidate {name}: victims {[v.key for v in found.victims]}, "
+        f"candidate {name}: victims {_keys(found.victims)}; "
         f"{found.num_pdb_violations} PDB violation(s)"
         if isinstance(found, Candidate)
         else f"not a candidate {name}: {_status_of(found, screened).message()}"

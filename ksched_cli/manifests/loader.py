@@ -9,7 +9,6 @@ the load with one positioned line.
 from __future__ import annotations
 
 import gc
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -43,6 +42,7 @@ from .admission import (
 )
 from .files import manifest_files, read_documents
 from .positions import field_position
+from .sources import STDIN_PATH, manifest_sources, stdin_text
 
 
 @dataclass
@@ -116,35 +116,6 @@ KINDS: Mapping[str, KindSpec] = {
 }
 READ_KINDS = ", ".join(KINDS)
 FINISHED_PHASES = ("Succeeded", "Failed")
-STDIN = "-"
-# How standard input is named in messages.
-STDIN_PATH = Path("<stdin>")
-_stdin_text: str | None = None
-
-
-def stdin_text() -> str:
-    """Standard input, read once (``plan - cluster/``; diff may name it for both sides)."""
-    global _stdin_text
-    if _stdin_text is None:
-        _stdin_text = sys.stdin.read()
-    return _stdin_text
-
-
-def manifest_sources(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
-    """``manifest_files`` of each path, ``-`` standing for standard input."""
-    files: list[Path] = []
-    warnings: list[str] = []
-    for path in paths:
-        if path == STDIN:
-            if STDIN_PATH not in files:
-                files.append(STDIN_PATH)
-            continue
-        found, warned = manifest_files([path])
-        files += [f for f in found if f not in files]
-        warnings += warned
-    return files, warnings
-
-
 def load_cluster(paths: Sequence[str], reconcile_workloads: bool = True) -> LoadResult:
     """Every object of ``paths`` (files, directories, ``-``), in load order; see
     semantics.md §1. Workload objects then become their pods (``controllers.reconcile``)."""
@@ -156,6 +127,20 @@ def load_cluster(paths: Sequence[str], reconcile_workloads: bool = True) -> Load
         builder.finish()
         if reconcile_workloads:
             builder.reconcile()
+    return LoadResult(builder.cluster, warnings + builder.warnings)
+
+
+def load_into(paths: Sequence[str], base: Cluster) -> LoadResult:
+    """Objects to create in ``base`` (what-if scenarios): pods are admitted with its
+    PriorityClasses too, and bound pods may name its nodes."""
+    files, warnings = manifest_files(paths)
+    builder = _Builder()
+    builder.cluster.priority_classes.update(base.priority_classes)
+    builder.known_nodes = {n.name for n in base.nodes}
+    with _gc_paused():
+        for path in files:
+            builder.add_file(path)
+        builder.finish()
     return LoadResult(builder.cluster, warnings + builder.warnings)
 
 
@@ -232,6 +217,8 @@ class _Builder:
         self._text = ""
         # Documents per file, to find an erroneous document without parsing those before it.
         self._documents: dict[Path, int] = {}
+        # Nodes that exist outside these files (load_into), which bound pods may name.
+        self.known_nodes: set[str] = set()
 
     def add_file(self, path: Path) -> None:
         self._path = path
@@ -345,7 +332,9 @@ class _Builder:
             cluster.pods, self._pod_origins, self._explicit_priority, strict=True
         ):
             try:
-                if pod.node_name and pod.node_name not in nodes:
+                if pod.node_name and pod.node_name not in nodes and (
+                    pod.node_name not in self.known_nodes
+                ):
                     orphaned[pod.node_name] += 1
                     continue
                 if not pod.node_name:

@@ -90,30 +90,38 @@ class Plugin:
     def select_victims_on_node(
         self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]
     ) -> tuple[list[Pod], int, Status | None]:
-        if self._resource_only or self._moves_only_inert_pods(state, pod, node_info):
+        if self._resource_only:
             return select_victims_by_resources(self.handle, state, pod, node_info, pdbs)
+        movers = self._movers(state, pod, node_info)
+        if movers is not None:
+            checked = self._inert_checked or ()
+            return select_victims_by_resources(
+                self.handle, state, pod, node_info, pdbs, movers, checked
+            )
         return self._select_victims(state.clone(), pod, node_info.clone(), pdbs)
 
-    def _moves_only_inert_pods(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> bool:
-        """Whether every pod the dry run removes (lower priority) or adds (nominated)
-        leaves the pod-dependent filters' state unchanged."""
+    def _movers(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> frozenset[str] | None:
+        """The lower-priority pods whose removal changes a pod-dependent filter's state;
+        None when some nominated pod the dry run adds would (or nothing can tell)."""
         checked = self._inert_checked
         if checked is None:
-            return False
-        moving = [pi.pod for pi in node_info.pods if pi.pod.priority < pod.priority]
-        moving += [
-            pi.pod
-            for pi in self.handle.nominated_pods_for_node(node_info.name)
-            if pi.pod.priority >= pod.priority and pi.pod.uid != pod.uid
-        ]
-        known = self._inert
-        for other in moving:
-            inert = known.get(other.uid)
-            if inert is None:
-                inert = known[other.uid] = all(pl.inert_pod(state, pod, other) for pl in checked)
-            if not inert:
-                return False
-        return True
+            return None
+        for pi in self.handle.nominated_pods_for_node(node_info.name):
+            other = pi.pod
+            added = other.priority >= pod.priority and other.uid != pod.uid
+            if added and not self._is_inert(checked, state, pod, other):
+                return None
+        return frozenset(
+            pi.pod.uid
+            for pi in node_info.pods
+            if pi.pod.priority < pod.priority and not self._is_inert(checked, state, pod, pi.pod)
+        )
+
+    def _is_inert(self, checked: list[Any], state: CycleState, pod: Pod, other: Pod) -> bool:
+        inert = self._inert.get(other.uid)
+        if inert is None:
+            inert = self._inert[other.uid] = all(pl.inert_pod(state, pod, other) for pl in checked)
+        return inert
 
     def screen_nodes(
         self,

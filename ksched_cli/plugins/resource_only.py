@@ -190,7 +190,13 @@ def select_victims_by_resources(
     pod: Pod,
     node_info: NodeInfo,
     pdbs: Sequence[PodDisruptionBudget],
+    movers: frozenset[str] = frozenset(),
+    checked: Sequence[Any] = (),
 ) -> tuple[list[Pod], int, Status | None]:
+    """SelectVictimsOnNode on resource numbers. ``movers``: uids of lower-priority pods
+    whose removal and return do change the state of the ``checked`` filters; those go
+    through RemovePod/AddPod on a copy of the state (the other filters read only the
+    state and the node's labels), every other pod only moves resources."""
     potential = lower_priority_in_visit_order(pod, node_info)
     if not potential:
         return [], 0, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
@@ -202,13 +208,45 @@ def select_victims_by_resources(
     request = state.get(PRE_FILTER_STATE_KEY)
     assert isinstance(request, PreFilterState)
     room = _Room(request, node_info, removed=[pi.pod for pi in potential], added=nominated)
-    status = _first_rejection(state, pod, node_info, room)
+    work = state
+    if movers:
+        work = state.clone()
+        for pi in potential:
+            if pi.pod.uid in movers:
+                _extension(handle.run_pre_filter_extension_remove_pod(work, pod, pi, node_info))
+    status = _first_rejection(work, pod, node_info, room)
     if status is not None:
         return [], 0, status
-    # From here only resources can fail, and the pod fits with the nominated pods
-    # exactly when both passes of RunFilterPluginsWithNominatedPods let it.
-    victims, num_violating = reprieve(potential, pdbs, room.take)
+    if not movers:
+        # From here only resources can fail, and the pod fits with the nominated pods
+        # exactly when both passes of RunFilterPluginsWithNominatedPods let it.
+        victims, num_violating = reprieve(potential, pdbs, room.take)
+        return victims, num_violating, None
+
+    def fits(pi: PodInfo) -> bool:
+        if pi.pod.uid not in movers:
+            return room.take(pi)
+        _extension(handle.run_pre_filter_extension_add_pod(work, pod, pi, node_info))
+        if _accepted(checked, work, pod, node_info) and room.take(pi):
+            return True
+        _extension(handle.run_pre_filter_extension_remove_pod(work, pod, pi, node_info))
+        return False
+
+    victims, num_violating = reprieve(potential, pdbs, fits)
     return victims, num_violating, None
+
+
+def _extension(status: Status | None) -> None:
+    if status is not None and status.code != Code.SUCCESS:
+        raise RuntimeError(status.message())
+
+
+def _accepted(checked: Sequence[Any], state: CycleState, pod: Pod, node_info: NodeInfo) -> bool:
+    for pl in checked:
+        status = pl.filter(state, pod, node_info)
+        if status is not None and status.code != Code.SUCCESS:
+            return False
+    return True
 
 
 def _first_rejection(

@@ -15,6 +15,7 @@ from ..diff.model import (
     Side,
     SideScores,
 )
+from ..diff.rollup import by_workload
 from .document import API_VERSION
 
 
@@ -108,6 +109,8 @@ def change_doc(c: PodChange) -> dict[str, Any]:
     }
     if c.margin is not None:
         doc["margin"] = _margin(c.margin)
+    if c.owner:
+        doc["owner"] = c.owner
     return doc
 
 
@@ -120,6 +123,12 @@ def diff_document(result: DiffResult) -> dict[str, Any]:
         "config": config_doc(result.config),
         "summary": result.summary(),
         "pods": [change_doc(c) for c in result.changes],
+        "workloads": [
+            {"workload": w.workload, "added": w.added, "removed": w.removed, "moved": w.moved,
+             "becameUnschedulable": w.unschedulable, "newlyPreempted": w.preempted,
+             "other": w.other}
+            for w in by_workload(result.changes)
+        ],
     }
     if result.warnings:
         doc["warnings"] = list(result.warnings)

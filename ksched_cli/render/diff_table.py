@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..diff.model import DiffResult, Side
+from ..diff.rollup import by_workload
 from .diff_common import config_rows, pod_rows, summary_line, truncate
 from .tabular import tabulate
 
@@ -17,7 +18,26 @@ def _table(headers: list[str], rows: list[list[str]]) -> str:
     return tabulate(rows, headers=headers, tablefmt="plain", disable_numparse=True) + "\n"
 
 
-def render_diff_table(result: DiffResult, why_width: int | None = WHY_WIDTH) -> str:
+def _workloads(result: DiffResult) -> list[str]:
+    counts = by_workload(result.changes)
+    if not counts or all(w.workload.startswith("(") for w in counts):
+        return []  # bare pods only: the placement table says it all
+    return [
+        "Changes per workload:",
+        _table(
+            ["WORKLOAD", "ADDED", "REMOVED", "MOVED", "UNSCHEDULABLE", "PREEMPTED", "OTHER"],
+            [
+                [w.workload, str(w.added), str(w.removed), str(w.moved), str(w.unschedulable),
+                 str(w.preempted), str(w.other)]
+                for w in counts
+            ],
+        ),
+    ]
+
+
+def render_diff_table(result: DiffResult, wide: bool = False) -> str:
+    """``-o table``; ``-o wide`` adds each pod's workload and keeps the WHY text whole."""
+    why_width = None if wide else WHY_WIDTH
     out = [_inputs("base", result.base), _inputs("head", result.head), ""]
     rows = config_rows(result.config)
     if rows:
@@ -33,11 +53,13 @@ def render_diff_table(result: DiffResult, why_width: int | None = WHY_WIDTH) -> 
     pods = pod_rows(result)
     if pods:
         out.append("Placement changes:")
-        out.append(
-            _table(
-                ["POD", "BASE", "HEAD", "WHY"],
-                [[p.pod, p.base, p.head, truncate(p.why, why_width)] for p in pods],
-            )
-        )
+        headers = ["POD", "BASE", "HEAD", "WHY"]
+        cells = [[p.pod, p.base, p.head, truncate(p.why, why_width)] for p in pods]
+        if wide:
+            headers.insert(1, "WORKLOAD")
+            for row, c in zip(cells, result.changes, strict=True):
+                row.insert(1, c.owner or "-")
+        out.append(_table(headers, cells))
+        out += _workloads(result)
     out.append(f"Summary: {summary_line(result)}\n")
     return "\n".join(out)

@@ -23,6 +23,8 @@ def decision_doc(d: Decision) -> dict[str, Any]:
         doc["message"] = d.message
     doc["priority"] = d.priority
     doc["time"] = _number(d.time)
+    if d.owner:
+        doc["owner"] = d.owner
     return doc
 
 

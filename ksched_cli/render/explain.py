@@ -1,83 +1,102 @@
-"""``--explain-pod``: a readable breakdown of every attempt of one pod."""
+"""``--explain`` and ``--explain-pod`` text: each attempt summarized, not listed node by node.
+
+Filter rejections are grouped by plugin and reason with node counts (the histogram
+kube-scheduler's FitError prints, with a few example nodes each); scores show the
+chosen node and the best ``top`` others. ``-o json --explain`` keeps every node.
+"""
 
 from __future__ import annotations
 
-from ..engine.records import Attempt, Plan
-from .tabular import tabulate
+import re
+from collections.abc import Iterable
+
+from ..engine.records import Attempt, Decision
+from .explain_scores import examples, score_lines
+
+DEFAULT_TOP = 10
 
 
-def _filtered_lines(a: Attempt) -> list[str]:
-    lines = []
-    for node, f in sorted(a.filtered.items()):
-        lines.append(f"    {node}: rejected by {f.plugin}: {'; '.join(f.reasons)}")
-    return lines
+def filtered_lines(a: Attempt) -> list[str]:
+    """One line per (plugin, reason): how many nodes it rejected, and a few of them."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for node in sorted(a.filtered):
+        f = a.filtered[node]
+        for reason in f.reasons or [""]:
+            groups.setdefault((f.plugin, reason), []).append(node)
+    ranked = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    out = [f"  filtered: {len(a.filtered)} node(s) rejected"]
+    for (plugin, reason), nodes in ranked:
+        why = f"{plugin}: {reason}" if reason else plugin
+        out.append(f"    {len(nodes)} node(s) by {why} ({examples(nodes)})")
+    return out
 
 
-def _score_table(a: Attempt) -> str:
-    plugins = sorted({p for s in a.scores.values() for p in s.weighted})
-    headers = ["NODE", *plugins, "TOTAL"]
-    rows = []
-    ranked = sorted(a.scores.items(), key=lambda kv: (-kv[1].total, kv[0]))
-    for node, s in ranked:
-        cells = [
-            f"{s.raw.get(p, '-')}/{s.normalized.get(p, '-')}/{s.weighted.get(p, '-')}"
-            for p in plugins
-        ]
-        marker = " *" if node == a.node else ""
-        rows.append([node + marker, *cells, s.total])
-    return tabulate(rows, headers=headers, tablefmt="plain", disable_numparse=True)
+_NOT_A_CANDIDATE = re.compile(r"^not a candidate (?P<node>\S+): (?P<why>.*)$")
 
 
-def _why_winner(a: Attempt) -> str:
-    if not a.scores or not a.node:
-        return ""
-    winner = a.scores[a.node]
-    ru = a.runner_up
-    if ru is None:
-        return ""
-    runner = a.scores[ru[0]]
-    if winner.total == runner.total:
-        return f"  tie at {winner.total} with {', '.join(a.tied_with)}; the lowest node name wins"
-    diffs = sorted(
-        ((winner.weighted.get(p, 0) - runner.weighted.get(p, 0), p) for p in winner.weighted),
-        reverse=True,
-    )
-    leads = ", ".join(f"{p} +{d}" for d, p in diffs if d > 0) or "no single plugin"
-    return f"  {a.node} beat {ru[0]} by {winner.total - runner.total} ({leads})"
+def preemption_lines(lines: list[str]) -> list[str]:
+    """Preemption's story with its per-node "not a candidate" lines grouped by reason,
+    where the first of each group stood (there is one per node on a large cluster)."""
+    groups: dict[str, list[str]] = {}
+    order: list[str | tuple[str]] = []
+    for line in lines:
+        m = _NOT_A_CANDIDATE.match(line)
+        if m is None:
+            order.append(line)
+            continue
+        if m["why"] not in groups:
+            order.append((m["why"],))
+        groups.setdefault(m["why"], []).append(m["node"])
+    out = []
+    for item in order:
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        nodes = groups[item[0]]
+        out.append(f"not a candidate: {len(nodes)} node(s): {item[0]} ({examples(nodes)})")
+    return out
 
 
-def render_attempt(a: Attempt, nodes: int) -> str:
+def _detail_lines(a: Attempt) -> list[str]:
+    out: list[str] = []
+    preemption = a.detail.get("preemption")
+    if isinstance(preemption, dict):
+        told = [str(line).removeprefix("preemption: ") for line in preemption.get("lines", [])]
+        out.extend(f"  preemption: {line}" for line in preemption_lines(told))
+    for key in ("permit", "volumes"):
+        lines = a.detail.get(key)
+        if isinstance(lines, list):
+            out.extend(f"  {key}: {line}" for line in lines)
+    return out
+
+
+def render_attempt(a: Attempt, nodes: int, top: int = DEFAULT_TOP) -> str:
     out = [f"attempt at t={a.time:g}s: {a.result}" + (f" on {a.node}" if a.node else "")]
     if a.evaluated:
         out.append(f"  {a.evaluated} of {nodes} node(s) evaluated, {a.feasible} feasible")
     if a.filtered:
-        out.append("  filtered:")
-        out.extend(_filtered_lines(a))
-    if a.scores:
-        out.append("  scores (raw/normalized/weighted per plugin):")
-        out.extend("    " + line for line in _score_table(a).splitlines())
-        why = _why_winner(a)
-        if why:
-            out.append(why)
+        out.extend(filtered_lines(a))
+    if a.score_table is not None or a.scores:
+        out.extend(score_lines(a, top))
     if a.victims:
         out.append(f"  victims: {', '.join(a.victims)}")
-    preemption = a.detail.get("preemption")
-    if isinstance(preemption, dict):
-        for line in preemption.get("lines", []):
-            out.append(f"  {line}")
-    for key in ("permit", "volumes"):
-        for line in a.detail.get(key, []) if isinstance(a.detail.get(key), list) else []:
-            out.append(f"  {key}: {line}")
+    out.extend(_detail_lines(a))
     if a.message:
         out.append(f"  message: {a.message}")
     return "\n".join(out)
 
 
-def render_pod(plan: Plan, pod: str, running_on: str = "") -> str:
-    """Every attempt of ``pod``; ``running_on`` names the node of a running pod of the input,
-    for the pods the plan never touched (they have neither a decision nor an attempt)."""
-    decision = plan.decision_for(pod)
-    attempts = [a for a in plan.attempts if a.pod == pod]
+def render_story(
+    pod: str,
+    decision: Decision | None,
+    attempts: Iterable[Attempt],
+    nodes: int,
+    top: int = DEFAULT_TOP,
+    running_on: str = "",
+) -> str:
+    """Everything about one pod: its outcome, then each attempt. ``running_on`` names the
+    node of a running pod of the input, which the plan never touched."""
+    attempts = list(attempts)
     if decision is None and not attempts:
         if running_on:
             return f"Pod {pod}: Running on {running_on}; this plan did not move it\n"
@@ -90,14 +109,7 @@ def render_pod(plan: Plan, pod: str, running_on: str = "") -> str:
     parts = [head]
     if decision is not None and decision.message:
         parts.append(f"  {decision.message}")
-    parts.extend(render_attempt(a, plan.node_count) for a in attempts)
+    parts.extend(render_attempt(a, nodes, top) for a in attempts)
     if not attempts:
         parts.append("  no scheduling attempt (running pod or never queued)")
     return "\n".join(parts) + "\n"
-
-
-def render_attempts(plan: Plan) -> str:
-    """Every attempt in order, for ``--explain`` with table output."""
-    parts = [f"{a.pod} " + render_attempt(a, plan.node_count) for a in plan.attempts]
-    notes = [f"note: {n}" for n in plan.notes]
-    return "\n".join([*notes, *parts]) + "\n"

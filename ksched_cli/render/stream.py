@@ -22,11 +22,14 @@ _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
 _PAD = "  "
 
 
-def write_json(plan: Plan, explain: bool, out: TextIO) -> None:
-    """``json.dumps(plan_document(plan, explain), indent=2) + "\\n"``, streamed."""
+def write_json(
+    plan: Plan, explain: bool, out: TextIO, extra: Mapping[str, Any] | None = None
+) -> None:
+    """``json.dumps(plan_document(plan, explain), indent=2) + "\\n"``, streamed; ``extra``
+    keys (the what-if report) come after the plan's own."""
     out.write("{")
     first = True
-    for key, value in _top_level(plan, explain):
+    for key, value in _top_level(plan, explain, extra):
         out.write(("\n" if first else ",\n") + f"{_PAD}{_quote(key)}: ")
         first = False
         if key == "attempts":
@@ -36,10 +39,12 @@ def write_json(plan: Plan, explain: bool, out: TextIO) -> None:
     out.write("\n}\n" if not first else "}\n")
 
 
-def write_yaml(plan: Plan, explain: bool, out: TextIO) -> None:
+def write_yaml(
+    plan: Plan, explain: bool, out: TextIO, extra: Mapping[str, Any] | None = None
+) -> None:
     """``yaml.safe_dump(plan_document(plan, explain), sort_keys=False)``, streamed."""
     dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    for key, value in _top_level(plan, explain):
+    for key, value in _top_level(plan, explain, extra):
         if key == "attempts" and value:
             out.write("attempts:\n")
             for attempt in value:
@@ -48,11 +53,15 @@ def write_yaml(plan: Plan, explain: bool, out: TextIO) -> None:
             out.write(yaml.dump({key: value}, Dumper=dumper, sort_keys=False))
 
 
-def _top_level(plan: Plan, explain: bool) -> Iterator[tuple[str, Any]]:
+def _top_level(
+    plan: Plan, explain: bool, extra: Mapping[str, Any] | None = None
+) -> Iterator[tuple[str, Any]]:
     """The document's keys in order; ``attempts`` comes as the plan's Attempt records."""
     doc = plan_document(plan, explain=False)
     warnings = doc.pop("warnings", None)
     yield from doc.items()
+    if extra:
+        yield from extra.items()
     if explain:
         yield "attempts", plan.attempts
         if plan.notes:

@@ -110,6 +110,9 @@ EXPECTED: dict[str, tuple[int, dict[str, Outcome]]] = {
         "shop/migrate-t9q7p": Outcome(S),
         "shop/report-28401120-hctdt": Outcome(S),
     }),
+    "drain": (2, {
+        "default/batch-big": Outcome(U, message="0/3 nodes are available: 3 Insufficient cpu."),
+    }),
     "storage": (2, {
         "default/web-0": Outcome(S, "node-a2"),
         "default/ssd-0": Outcome(S, "node-b1"),

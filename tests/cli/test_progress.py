@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -10,7 +11,13 @@ from typing import Any
 import pytest
 
 from ksched_cli.cli import plan_cmd
-from ksched_cli.cli.progress import ProgressLine, progress_line, progress_reporter
+from ksched_cli.cli.progress import (
+    ProgressLine,
+    loading_line,
+    progress_line,
+    progress_reporter,
+)
+from ksched_cli.render.text_plan import TextPlanWriter
 
 from .helpers import run
 
@@ -90,12 +97,42 @@ def test_small_plans_and_fast_redraws_are_skipped() -> None:
 def test_a_shorter_text_leaves_no_stale_characters() -> None:
     stream, clock = FakeTTY(), Clock()
     progress = ProgressLine(stream, min_pods=0, interval=0, clock=clock)
-    clock.now += 0.001
+    clock.now += 3
     progress(99999, 100000)
-    clock.now += 1000
+    clock.now += 997
     progress(100000, 100000)
     shown = visible(stream.getvalue())
     assert shown.rstrip() == "100000/100000 attempts  100 pods/s  ETA 0s"
+
+
+def test_rate_and_eta_wait_for_enough_time_and_attempts() -> None:
+    stream, clock = FakeTTY(), Clock()
+    progress = ProgressLine(stream, min_pods=0, interval=0, clock=clock)
+    clock.now += 0.01
+    progress(1, 100000)  # one fast attempt would promise a wild ETA
+    assert visible(stream.getvalue()).rstrip() == "1/100000 attempts  (measuring the rate)"
+    clock.now += 5
+    progress(40, 100000)  # time enough, but too few attempts
+    assert "ETA" not in visible(stream.getvalue())
+    clock.now += 4.99
+    progress(1000, 100000)
+    assert visible(stream.getvalue()).rstrip() == "1000/100000 attempts  100 pods/s  ETA 990s"
+
+
+def test_loading_line_shows_while_loading_and_is_cleared() -> None:
+    stream = FakeTTY()
+    with loading_line("manifests", stream, after=0.0):
+        time.sleep(0.5)
+    written = stream.getvalue()
+    assert "loading manifests  0." in written
+    assert visible(written).strip() == ""
+
+
+def test_short_loads_show_nothing() -> None:
+    stream = FakeTTY()
+    with loading_line("manifests", stream, after=10.0):
+        pass
+    assert stream.getvalue() == ""
 
 
 def test_clear_without_output_writes_nothing() -> None:
@@ -116,14 +153,14 @@ def test_plan_clears_the_line_before_printing(monkeypatch: pytest.MonkeyPatch) -
         finally:
             reporter.clear()
 
-    real_render = plan_cmd._render_text
+    real_finish = TextPlanWriter.finish
 
-    def spy_render(*args: Any) -> str:
+    def spy_finish(self: TextPlanWriter, out: Any) -> None:
         at_render.append(stream.getvalue())
-        return real_render(*args)
+        real_finish(self, out)
 
     monkeypatch.setattr(plan_cmd, "progress_line", fake_line)
-    monkeypatch.setattr(plan_cmd, "_render_text", spy_render)
+    monkeypatch.setattr(TextPlanWriter, "finish", spy_finish)
     result = run(monkeypatch, "examples/basic")
     assert result.exit_code == 0
     (written,) = at_render

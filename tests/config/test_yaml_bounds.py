@@ -120,3 +120,13 @@ def test_rtcr_with_an_empty_shape_keeps_v130_wording(tmp_path: Path) -> None:
         "9:9 error profiles[0].pluginConfig[0].args.scoringStrategy.shape: "
         "Required value: at least one point must be specified"
     ]
+
+
+def test_non_printable_characters_stay_on_one_line(tmp_path: Path) -> None:
+    # U+0085 (NEL) breaks lines for many readers; Go's %q escapes it, and so does ksched.
+    config = tmp_path / "config.yaml"
+    config.write_text(HEADER + '"\\x85": 1\n')
+    code, out, _ = _cli("validate", str(config))
+    assert code == 1
+    assert out.splitlines() == out.split("\n")[:-1]  # no line break but the final one
+    assert '"\\u0085"' in out

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ksched_cli.cli.main import _register, cli
-from ksched_cli.manifests import loader
+from ksched_cli.manifests import sources
 from tests.cli.helpers import EXPECTED_STDERR
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,7 +24,7 @@ SHOP = "examples/chart/shop"
 
 def ksched(monkeypatch: pytest.MonkeyPatch, *args: str, stdin: str | None = None) -> Result:
     monkeypatch.chdir(REPO)
-    monkeypatch.setattr(loader, "_stdin_text", None)
+    monkeypatch.setattr(sources, "_stdin_text", None)
     _register()
     return CliRunner().invoke(cli, list(args), input=stdin)
 
@@ -60,16 +60,30 @@ def test_new_deployment_review_lists_every_pod_of_the_chart(
                     "--head-manifests", CLUSTER, "--head-manifests", SHOP,
                     "--fail-on", fail_on)
     assert result.exit_code == 3, result.output
-    lines = result.stdout.splitlines()
-    added = [line for line in lines if line.startswith("shop/")]
+    placements = result.stdout.split("Placement changes:\n", 1)[1].split("\n\n", 1)[0]
+    added = [line for line in placements.splitlines() if line.startswith("shop/")]
     assert len(added) == 12
     assert all("(not in manifests)" in line for line in added)
     db2 = next(line for line in added if line.startswith("shop/db-2 "))
     assert "Unschedulable" in db2
     assert "Summary: 12 of 14 pod(s) changed: 12 added" in result.stdout
+    # Every pod of the chart counts under its workload, those made during the plan too.
+    workloads = result.stdout.split("Changes per workload:\n", 1)[1].split("\n\n", 1)[0]
+    rows = {r.split()[0]: r.split()[1:] for r in workloads.splitlines()[1:]}
+    assert rows["shop/statefulset/db"][0] == "3"
+    assert rows["shop/daemonset/log-agent"][0] == "4"
+    assert "(bare" not in workloads
 
 
 def test_without_the_chart_nothing_changes(monkeypatch: pytest.MonkeyPatch) -> None:
     result = ksched(monkeypatch, "diff", "--config", "default", "--base-manifests", CLUSTER,
                     "--head-manifests", CLUSTER)
     assert result.exit_code == 0, result.output
+
+
+def test_diff_reads_the_chart_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered = (REPO / SHOP / "rendered.yaml").read_text(encoding="utf-8")
+    result = ksched(monkeypatch, "diff", "--config", "default", "--base-manifests", CLUSTER,
+                    "--head-manifests", CLUSTER, "--head-manifests", "-", stdin=rendered)
+    assert result.exit_code == 3, result.output
+    assert "Summary: 12 of 14 pod(s) changed: 12 added" in result.stdout

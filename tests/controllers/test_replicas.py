@@ -171,3 +171,38 @@ spec:
     for pod in cluster.pods:
         assert pod.requests == {"cpu": 100, "memory": 64 * 2**20}
         assert (pod.priority, pod.preemption_policy) == (100, "Never")
+
+
+def test_deleted_pods_are_said_on_stderr(tmp_path: Path) -> None:
+    result = load(tmp_path, *_snapshot(replicas=2, image="nginx:1.24"))
+    assert ("deployment/web: deletes 2 pod(s) it does not want: "
+            "default/web-5d8f7c9b6-aaaaa, default/web-5d8f7c9b6-bbbbb") in result.warnings
+
+
+@pytest.mark.parametrize(
+    ("owner", "labels", "expected"),
+    [
+        ("{kind: ReplicaSet, name: web-5d8f7c9b6, controller: true}",
+         "{pod-template-hash: 5d8f7c9b6}", "deployment/web"),
+        ("{kind: ReplicaSet, name: legacy, controller: true}", "{}", "replicaset/legacy"),
+        ("{kind: DaemonSet, name: agent, controller: true}", "{}", "daemonset/agent"),
+        ("{kind: Job, name: x-1, controller: true}", "{}", "job/x-1"),
+        ("{kind: ConfigMap, name: c, controller: true}", "{}", ""),
+        ("{kind: ReplicaSet, name: web, controller: false}", "{}", ""),
+    ],
+)
+def test_pods_of_controllers_absent_from_the_input_still_roll_up(
+    tmp_path: Path, owner: str, labels: str, expected: str
+) -> None:
+    running = f"""apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  labels: {labels}
+  ownerReferences: [{owner}]
+spec:
+  nodeName: n1
+  containers: [{{name: c}}]
+"""
+    [pod] = load(tmp_path, node("n1"), running).cluster.pods
+    assert pod.workload == expected

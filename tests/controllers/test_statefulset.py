@@ -136,3 +136,22 @@ spec:
     assert pending == created
     kept = {p.name for p in result.cluster.pods}
     assert all(name not in kept for name in deleted)
+
+
+def test_only_orphans_named_as_members_are_adopted(tmp_path: Path) -> None:
+    orphans = [
+        f"""apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, labels: {{app: db}}}}
+spec:
+  nodeName: n1
+  containers: [{{name: c}}]
+"""
+        for name in ("db-1", "db-7", "stray")
+    ]
+    result = load(tmp_path, node("n1"), LOCAL, *orphans, stateful_set("Parallel"))
+    pods = {p.name: p for p in result.cluster.pods}
+    # db-1 is adopted as ordinal 1, db-7 adopted and condemned, stray is not a member.
+    assert sorted(pods) == ["db-0", "db-1", "db-2", "stray"]
+    assert (pods["db-1"].workload, pods["stray"].workload) == ("statefulset/db", "")
+    assert "statefulset/db: deletes 1 pod(s) it does not want: default/db-7" in result.warnings

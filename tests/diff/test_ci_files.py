@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
+from click.testing import CliRunner, Result
+
+from ksched_cli.cli.main import _register, cli
 
 from .helpers import REPO
 
@@ -18,27 +21,79 @@ def hook() -> dict[str, Any]:
     return only
 
 
-def test_validate_hook_runs_ksched_validate() -> None:
+def test_validate_hook_runs_ksched_validate_on_yaml_by_content() -> None:
     h = hook()
-    assert h["entry"] == "ksched validate"
+    assert h["entry"] == "ksched validate --only-scheduler-configs"
     assert h["language"] == "python"
+    assert h["types_or"] == ["yaml", "json"]
+    assert "files" not in h  # names mislead; documents are judged by kind
 
 
-@pytest.mark.parametrize(
-    ("path", "matches"),
-    [
-        ("kube-scheduler.yaml", True),
-        ("deploy/kubescheduler.yml", True),
-        ("config/my-scheduler-config.yaml", True),
-        ("bin-packing.scheduler-profile.json", True),
-        ("scheduler-deployment.yaml", False),
-        ("cluster/pods.yaml", False),
-        ("kube-scheduler.yaml.orig", False),
-    ],
-)
-def test_validate_hook_file_pattern(path: str, matches: bool) -> None:
-    # pre-commit applies `files` with re.search.
-    assert bool(re.search(hook()["files"], path)) is matches
+STATIC_POD = """apiVersion: v1
+kind: Pod
+metadata: {name: kube-scheduler, namespace: kube-system}
+spec:
+  containers:
+  - {name: kube-scheduler, image: registry.k8s.io/kube-scheduler:v1.30.6}
+"""
+
+CONFIG_MAP = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: scheduler-config
+data:
+  note: hello
+  config.yaml: |
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - schedulerName: default-scheduler
+      percentageOfNodesToScore: 150
+"""
+
+VALID = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+"""
+
+
+def _validate(tmp_path: Path, files: dict[str, str]) -> Result:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    _register()
+    args = ["validate", "--only-scheduler-configs", *(str(tmp_path / n) for n in files)]
+    return CliRunner().invoke(cli, args)
+
+
+def test_hook_skips_a_static_pod_with_a_note(tmp_path: Path) -> None:
+    result = _validate(tmp_path, {"kube-scheduler.yaml": STATIC_POD})
+    assert result.exit_code == 0
+    assert result.stderr == (
+        f"note: {tmp_path}/kube-scheduler.yaml: document 1 skipped (kind Pod, not a "
+        "KubeSchedulerConfiguration)\n"
+    )
+
+
+def test_hook_checks_a_configuration_inside_a_config_map(tmp_path: Path) -> None:
+    result = _validate(tmp_path, {"scheduler-config.yaml": CONFIG_MAP})
+    assert result.exit_code == 1
+    # Line and column point into the ConfigMap's file, at the offending field.
+    assert result.stdout == (
+        f"{tmp_path}/scheduler-config.yaml:12:7: error: profiles[0].percentageOfNodesToScore: "
+        "Invalid value: 150: not in valid range [0-100]\n"
+    )
+
+
+def test_hook_checks_only_the_configuration_of_a_mixed_file(tmp_path: Path) -> None:
+    result = _validate(tmp_path, {"all.yaml": VALID})
+    assert result.exit_code == 0
+    assert result.stdout == f"{tmp_path}/all.yaml: valid\n"
+    assert "document 2 skipped (kind Deployment" in result.stderr
 
 
 def test_documented_workflow_is_yaml_running_validate_and_markdown_diff() -> None:

@@ -227,6 +227,47 @@ def test_connection_refused_in_go_wording(tmp_path: Path) -> None:
     )
 
 
-def test_a_url_without_http_is_an_extender_error(tmp_path: Path) -> None:
-    message = 'Post "ftp://e/filter": unsupported protocol scheme "ftp"'
-    assert outcome(_filter_plan(tmp_path, "ftp://e")) == (rec.UNSCHEDULABLE, "", message)
+@pytest.mark.parametrize(
+    ("prefix", "message"),
+    [
+        ("ftp://e", 'Post "ftp://e/filter": unsupported protocol scheme "ftp"'),
+        ("http://", 'Post "http:/filter": http: no Host in request URL'),
+        ("http://[::1", 'parse "http://[::1/filter": invalid ipv6 url'),
+        (
+            "http://127.0.0.1:99999",
+            'parse "http://127.0.0.1:99999/filter": port out of range 0-65535',
+        ),
+        ('"http://a b"', 'parse "http://a b/filter": invalid host name "a b"'),
+        ('"http://127.0.0.1:9/\\x01"', ""),  # YAML escape: a control character
+    ],
+)
+def test_urls_go_would_not_call(tmp_path: Path, prefix: str, message: str) -> None:
+    result = _filter_plan(tmp_path, prefix)
+    state, node, text = outcome(result)
+    assert (state, node) == (rec.UNSCHEDULABLE, "")
+    if message:
+        assert text == message
+    else:
+        assert text.endswith(": net/url: invalid control character in URL")
+
+
+def test_a_path_goes_out_escaped(tmp_path: Path) -> None:
+    requests: list[bytes] = []
+
+    def record(conn: socket.socket) -> None:
+        read_request(conn, requests)
+        conn.sendall(reply("200 OK", b'{"NodeNames": ["a"]}'))
+
+    with raw_server(record) as url:
+        outcome(_filter_plan(tmp_path, f'"{url}/my ext"'))
+    assert requests[0] == b"POST /my%20ext/filter HTTP/1.1"
+
+
+def test_a_response_that_is_not_http(tmp_path: Path) -> None:
+    with raw_server(lambda conn: (read_request(conn), conn.sendall(b"HELLO\r\n\r\n"))) as url:
+        assert outcome(_filter_plan(tmp_path, url)) == (
+            rec.UNSCHEDULABLE,
+            "",
+            f'Post "{url}/filter": net/http: HTTP/1.x transport connection broken: '
+            'malformed HTTP response "HELLO"',
+        )

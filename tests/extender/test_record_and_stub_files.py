@@ -186,3 +186,24 @@ def test_a_recorded_reply_is_decoded_like_a_live_one(tmp_path: Path) -> None:
         "json: cannot unmarshal number into Go struct field ExtenderFilterResult.NodeNames "
         "of type []string"
     }
+
+
+def test_a_stub_nested_too_deeply(tmp_path: Path) -> None:
+    path = tmp_path / "stub.json"
+    path.write_text('{"http://e/f": [{"request": ' + "[" * 600 + "]" * 600 + "}]}")
+    result = _run(*PLAN, "--extender-mode", f"stub={path}")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"{path}: error: extender stub: JSON nested deeper than 500 levels\n",
+    )
+
+
+def test_recording_a_skipped_extender_is_a_usage_error(tmp_path: Path) -> None:
+    target = tmp_path / "rec.json"
+    result = _run(*PLAN, "--extender-mode", "skip", "--record-extenders", str(target))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error: --record-extenders: nothing to record with --extender-mode skip: "
+        "no extender is called\n"
+    )
+    assert not target.exists()

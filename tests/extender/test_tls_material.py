@@ -108,11 +108,13 @@ def test_a_certificate_without_a_key_is_not_used() -> None:
     ssl_context(Extender("https://e", tls_config=tls))
 
 
-def test_bad_ca_data_stops_plan_before_planning(tmp_path: Path) -> None:
+@pytest.mark.parametrize("scheme", ["https", "http"])  # makeTransport ignores the scheme
+def test_bad_ca_data_stops_plan_before_planning(tmp_path: Path, scheme: str) -> None:
     config = tmp_path / "config.yaml"
     junk = base64.b64encode(b"junk").decode()
     text = (
-        extender("https://127.0.0.1:9", filterVerb="filter") + f"  tlsConfig:\n    caData: {junk}\n"
+        extender(f"{scheme}://127.0.0.1:9", filterVerb="filter")
+        + f"  tlsConfig:\n    caData: {junk}\n"
     )
     config.write_text(config_text(text))
     result = CliRunner().invoke(plan_cmd, [str(three_nodes(tmp_path)), "--config", str(config)])
@@ -155,3 +157,14 @@ def test_invalid_base64_is_a_configuration_error(tmp_path: Path) -> None:
 )
 def test_go_base64_error_offsets(text: str, offset: int | None) -> None:
     assert base64_error_offset(text) == offset
+
+
+def test_the_private_key_never_reaches_an_output(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    secret = base64.b64encode(b"-----BEGIN PRIVATE KEY-----\nsecret\n").decode()
+    text = extender("https://e", filterVerb="filter") + f"  tlsConfig:\n    keyData: {secret}\n"
+    config.write_text(config_text(text))
+    result = CliRunner().invoke(validate, [str(config), "--print-effective"])
+    assert result.exit_code == 0, result.output
+    assert secret not in result.output
+    assert "keyData: '--- REDACTED ---'" in result.stdout

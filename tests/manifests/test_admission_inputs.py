@@ -9,6 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from ksched_cli.cli.plan_cmd import plan
+from ksched_cli.config.load import default_config
+from ksched_cli.engine.engine import Engine
 from ksched_cli.manifests import load_cluster
 
 from .helpers import docs, node, pod, priority_class, write
@@ -125,17 +127,37 @@ def test_running_pods_on_absent_nodes_are_left_out_with_one_warning(tmp_path: Pa
 def test_dash_reads_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, {"cluster/n.yaml": node("n1")})
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("ksched_cli.manifests.loader._stdin_text", None)
+    monkeypatch.setattr("ksched_cli.manifests.sources._stdin_text", None)
     result = CliRunner().invoke(plan, ["-", "cluster"], input=pod("web"))
     assert result.exit_code == 0, result.output
     assert "default/web  Scheduled  n1" in result.stdout
 
 
 def test_errors_in_standard_input_are_positioned(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("ksched_cli.manifests.loader._stdin_text", None)
+    monkeypatch.setattr("ksched_cli.manifests.sources._stdin_text", None)
     bad = docs(node("n1"), pod("web").replace("cpu: 100m", "cpu: lots"))
     result = CliRunner().invoke(plan, ["-"], input=bad)
     assert result.exit_code == 1
     assert result.stderr.startswith(
         "<stdin>:17:18: error: Pod default/web (document 2): "
         "spec.containers[0].resources.requests.cpu:")
+
+
+def test_a_namespace_selector_matches_namespace_labels_in_a_plan(tmp_path: Path) -> None:
+    namespace = "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop, labels: {team: a}}\n"
+    cache = pod("cache", namespace="shop", node="n2").replace(
+        "  name: cache", "  name: cache\n  labels: {app: cache}")
+    near = pod("web", spec="""  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: kubernetes.io/hostname
+        labelSelector: {matchLabels: {app: cache}}
+        namespaceSelector: {matchLabels: {team: a}}
+""")
+    files = {"a.yaml": docs(namespace, node("n1", "kubernetes.io/hostname: n1"),
+                            node("n2", "kubernetes.io/hostname: n2"), cache, near)}
+    write(tmp_path, files)
+    cluster = load_cluster([str(tmp_path)]).cluster
+    plan_ = Engine(default_config(), cluster).run()
+    assert [(d.pod, d.outcome, d.node) for d in plan_.decisions] == [
+        ("default/web", "Scheduled", "n2")]

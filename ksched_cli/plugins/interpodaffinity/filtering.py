@@ -200,6 +200,24 @@ def moves_counts(state: PreFilterState, info: PodInfo) -> bool:
     return any(t.matches(info.pod) for t in state.anti_affinity_terms)
 
 
+def inert_shape(state: PreFilterState) -> tuple[object, ...]:
+    """All moves_counts reads of the incoming pod: equal shapes, equal answers."""
+    pod = state.pod
+
+    def terms(ts: Sequence[IncomingTerm]) -> tuple[object, ...]:
+        return tuple(
+            (t.namespaces, t.selector, t.topology_key, t.all_namespaces, t.ns_selector) for t in ts
+        )
+
+    return (
+        pod.namespace,
+        tuple(sorted(pod.labels.items())),
+        tuple(sorted(state.namespace_labels.items())),
+        terms(state.affinity_terms),
+        terms(state.anti_affinity_terms),
+    )
+
+
 def existing_anti_affinity_counts(
     pod: Pod, ns_labels: Mapping[str, str], nodes: Iterable[NodeInfo]
 ) -> TopologyCounts:

@@ -21,6 +21,7 @@ from .filtering import (
     PreFilterState,
     existing_anti_affinity_counts,
     incoming_affinity_counts,
+    inert_shape,
     moves_counts,
     resolve_terms,
     satisfy_existing_pods_anti_affinity,
@@ -50,6 +51,10 @@ class Plugin:
     def __init__(self, args: InterPodAffinityArgs | None, handle: Handle) -> None:
         self.args = args if args is not None else InterPodAffinityArgs()
         self.handle = handle
+        # inert_pod's answers per incoming pod shape, then per pod uid.
+        self._inert_by_shape: dict[tuple[object, ...], dict[str, bool]] = {}
+        self._inert_state: PreFilterState | None = None
+        self._inert_known: dict[str, bool] = {}
 
     # PreFilter and its extensions
 
@@ -119,7 +124,15 @@ class Plugin:
         s = state.get(PRE_FILTER_STATE_KEY)
         if not isinstance(s, PreFilterState):
             return False
-        return not moves_counts(s, pod_info(other))
+        if s is not self._inert_state:
+            # Pods alike in what the counts look at share answers across attempts.
+            self._inert_state = s
+            self._inert_known = self._inert_by_shape.setdefault(inert_shape(s), {})
+        known = self._inert_known
+        inert = known.get(other.uid)
+        if inert is None:
+            inert = known[other.uid] = not moves_counts(s, pod_info(other))
+        return inert
 
     # Filter
 

@@ -120,10 +120,12 @@ def filter_statuses(
             Status(Code.UNSCHEDULABLE, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH),
         ),
     ]
-    out: list[Status | None] = []
-    for k in range(positions.size):
-        out.append(next((status for ok, status in checks if not ok[k]), None))
-    return out
+    # Per node the first failing check (3: none), then its status.
+    first = np.full(positions.size, len(checks), dtype=np.int64)
+    for at in range(len(checks) - 1, -1, -1):
+        first[~checks[at][0]] = at
+    table: list[Status | None] = [status for _, status in checks] + [None]
+    return [table[at] for at in first.tolist()]
 
 
 def score_array(topology_score: Mapping[str, Mapping[str, int]], columns: NodeColumns) -> IntArray:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...api.pod import Pod
+from ...api.quantity import format_bytes
 from ...config.args import VolumeBindingArgs
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
@@ -184,7 +185,7 @@ class Plugin:
         volumes = data.pod_volumes_by_node.get(node_name)
         if volumes is not None:
             lines += [
-                f"claim {b.pvc.key} binds to PV {b.pv.name} ({b.pv.capacity} bytes)"
+                f"claim {b.pvc.key} binds to PV {b.pv.name} ({format_bytes(b.pv.capacity)})"
                 for b in volumes.static_bindings
             ]
             lines += [

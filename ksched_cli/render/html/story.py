@@ -8,7 +8,6 @@ candidates and the Permit waits. Only that is kept, so the page stays small.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -27,7 +26,7 @@ FIRST_ATTEMPTS = 5
 LAST_ATTEMPTS = 5
 
 # The engine's explanation lines (engine/cycle.py, framework/preemption.py).
-_CANDIDATE = re.compile(r"^candidate (?P<node>\S+): victims (?P<victims>\[.*\]), (?P<pdb>\d+) PDB")
+_CANDIDATE = re.compile(r"^candidate (?P<node>\S+): victims (?P<victims>.*); (?P<pdb>\d+) PDB")
 _NOT_CANDIDATE = re.compile(r"^not a candidate (?P<node>\S+): (?P<message>.*)$")
 _CHOSE = re.compile(r"^chose (?P<node>\S+): victims")
 _WAITING = re.compile(r"^waiting at (?P<plugin>\S+) from t=(?P<start>[\d.e+-]+)s, "
@@ -173,7 +172,8 @@ def preemption_story(lines: Sequence[str]) -> dict[str, Any]:
     for raw in lines:
         line = raw.removeprefix("preemption: ")
         if m := _CANDIDATE.match(line):
-            victims = ast.literal_eval(m["victims"])
+            # Victims are listed as plain text: "a, b", or "none".
+            victims = [] if m["victims"] == "none" else m["victims"].split(", ")
             candidates.append({"node": m["node"], "victims": victims, "pdb": int(m["pdb"])})
         elif m := _NOT_CANDIDATE.match(line):
             others[m["message"]] = others.get(m["message"], 0) + 1

@@ -19,7 +19,9 @@ _DATA = re.compile(r'<script id="ksched-data" type="application/json">(.*?)</scr
 def plan_html(monkeypatch: pytest.MonkeyPatch, example: str) -> tuple[int, str]:
     """Exit code and ``-o html`` report of an example, planned as its README says."""
     result = run(monkeypatch, manifest_path(example), *config_args(example), "-o", "html")
-    assert result.stderr == "", result.stderr
+    # Warnings (ignored kinds, a CronJob planned as one run) are the plan's, not the page's.
+    problems = [line for line in result.stderr.splitlines() if not line.startswith("warning: ")]
+    assert problems == [], result.stderr
     return result.exit_code, result.stdout
 
 

@@ -112,12 +112,12 @@ def test_many_attempts_keep_the_first_and_last() -> None:
 
 def test_preemption_lines() -> None:
     lines = [
-        "preemption: candidate node-a: victims ['ns/x', 'ns/y'], 1 PDB violation(s)",
+        "preemption: candidate node-a: victims ns/x, ns/y; 1 PDB violation(s)",
         "preemption: not a candidate node-c: Insufficient cpu",
         "preemption: not a candidate node-d: Insufficient cpu",
-        "preemption: candidate node-b: victims ['ns/z'], 0 PDB violation(s)",
+        "preemption: candidate node-b: victims ns/z; 0 PDB violation(s)",
         "preemption: decided by fewest PDB violations",
-        "preemption: chose node-b: victims ['ns/z']",
+        "preemption: chose node-b: victims ns/z",
     ]
     assert preemption_story(lines) == {
         "candidates": [
@@ -127,7 +127,7 @@ def test_preemption_lines() -> None:
         "candidateCount": 2,
         "chosen": "node-b",
         "notCandidates": [{"reason": "Insufficient cpu", "count": 2}],
-        "notes": ["decided by fewest PDB violations", "chose node-b: victims ['ns/z']"],
+        "notes": ["decided by fewest PDB violations", "chose node-b: victims ns/z"],
     }
 
 

@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 
+from ksched_cli.config.load import load_config
+from ksched_cli.engine.engine import Engine, EngineOptions
 from ksched_cli.manifests.loader import load_cluster
 from ksched_cli.render.html.page import amount, percent
-from tests.cli.helpers import PLAN_EXAMPLES, REPO, manifest_path
+from tests.cli.helpers import PLAN_EXAMPLES, REPO, config_args, manifest_path
 
 from .helpers import Reports, Shown, page_data, reports
 
@@ -75,7 +77,7 @@ def test_reason_counts_add_up(report: Reports) -> None:
 def _expected_nodes(example: str, doc: dict[str, Any]) -> dict[str, dict[str, list[int]]]:
     """Requested per node before (the input) and after (plus scheduled, minus preempted)."""
     cluster = load_cluster([str(REPO / manifest_path(example))]).cluster
-    requests = {p.key: p.requests for p in cluster.pods}
+    requests = _requests_with_created(example)
     before: dict[str, list[int]] = {n.name: [0, 0, 0] for n in cluster.nodes}
     for p in cluster.pods:
         if p.node_name:
@@ -91,6 +93,17 @@ def _expected_nodes(example: str, doc: dict[str, Any]) -> dict[str, dict[str, li
         for n in cluster.nodes
     }
     return {n: {"before": before[n], "after": after[n], "alloc": alloc[n]} for n in before}
+
+
+def _requests_with_created(example: str) -> dict[str, dict[str, int]]:
+    """Every pod's requests, including pods controllers create during the run (an
+    OrderedReady StatefulSet's next ordinal): the plan is run once more to have them."""
+    args = config_args(example)
+    config = args[args.index("--config") + 1] if "--config" in args else "default"
+    cluster = load_cluster([str(REPO / manifest_path(example))]).cluster
+    requests = {p.key: p.requests for p in cluster.pods}
+    Engine(load_config(config), cluster, EngineOptions(extender_mode="skip")).run()
+    return {**requests, **{p.key: p.requests for p in cluster.pods}}
 
 
 def _plus(total: list[int], requests: dict[str, int], sign: int) -> list[int]:

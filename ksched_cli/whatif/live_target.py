@@ -1,0 +1,116 @@
+"""Operations applied while the engine runs (``ksched simulate``): each change reaches the
+scheduler as kube-scheduler's event handlers deliver it (eventhandlers.go)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..api.node import Node
+from ..api.pod import Pod
+from ..engine import events as ev
+from ..engine.cluster import Cluster
+from ..engine.engine import Engine
+from ..engine.queueing_hints import DELETE, PodEvent
+
+
+@dataclass
+class Requeue:
+    """One event and the unschedulable pods it moved back to activeQ or backoffQ."""
+
+    event: str
+    pods: list[str] = field(default_factory=list)
+
+
+class LiveTarget:
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self.requeues: list[Requeue] = []
+
+    @property
+    def cluster(self) -> Cluster:
+        return self._engine.cluster
+
+    def take_requeues(self) -> list[Requeue]:
+        done, self.requeues = self.requeues, []
+        return done
+
+    def _event(self, event: ev.ClusterEvent, precheck: Callable[[Pod], bool] | None) -> None:
+        engine = self._engine
+        moved = ev.requeue(engine.queue, engine.clock, ev.enqueue_plugins(engine), event, precheck)
+        self.requeues.append(Requeue(event.label, [p.key for p in moved]))
+
+    # --- pods -----------------------------------------------------------------------
+    def delete_pod(self, pod: Pod) -> None:
+        """deletePodFromCache (bound: AssignedPodDelete) or deletePodFromSchedulingQueue."""
+        engine = self._engine
+        bound = bool(pod.node_name)
+        if bound:
+            info = engine.snapshot.get(pod.node_name)
+            if info is not None:
+                info.remove_pod(pod)
+        engine.delete_pod(pod)
+        engine.nominator.delete(pod)
+        engine.queued.pop(pod.uid, None)
+        if bound and engine.queue.hints is not None:
+            # With queueing hints (v1.32+) the engine's pod-event hints decide.
+            engine.cluster_changed(PodEvent(DELETE, pod, pod.node_name))
+        elif bound:
+            self._event(ev.ASSIGNED_POD_DELETE, None)
+
+    def create_pod(self, pod: Pod) -> None:
+        """A pending pod is queued (addPodToSchedulingQueue); a bound one joins its node
+        and moves pods as the engine's binds do (semantics.md §3)."""
+        engine = self._engine
+        if not pod.node_name:
+            engine.add_pending(pod)
+            return
+        engine.cluster.pods.append(pod)
+        engine.pods_by_uid[pod.uid] = pod
+        info = engine.snapshot.get(pod.node_name)
+        if info is not None:
+            info.add_pod(pod)
+        engine.cluster_changed()
+
+    def created_by_controller(self, pod: Pod) -> None:
+        """Already in ``cluster.pods``: only the scheduler learns of it."""
+        if pod.node_name:
+            return
+        self._engine.add_pending_pod(pod)
+
+    def deleted_by_controller(self, pod: Pod) -> None:
+        """Already out of ``cluster.pods``: the cache and queue forget it (a scale-down)."""
+        self._engine.cluster.pods.append(pod)  # delete_pod removes it again, with effects
+        self.delete_pod(pod)
+
+    def object_added(self, event: ev.ClusterEvent) -> None:
+        """A storage object created: its event, with no pre-check (eventhandlers.go)."""
+        self._event(event, None)
+
+    # --- nodes ----------------------------------------------------------------------
+    def set_unschedulable(self, node: Node, value: bool) -> None:
+        old = dataclasses.replace(node)
+        node.unschedulable = value
+        self._node_updated(old, node)
+
+    def _node_updated(self, old: Node, new: Node) -> None:
+        """updateNodeInCache: one move per changed scheduling property, pre-checked."""
+        self._engine.rebuild_snapshot()
+        info = self._engine.snapshot.get(new.name)
+        assert info is not None
+        for event in ev.node_update_events(old, new):
+            self._event(event, ev.node_precheck(info))
+
+    def add_node(self, node: Node) -> None:
+        """addNodeToCache: NodeAdd, pre-checked against the new node."""
+        self._engine.cluster.nodes.append(node)
+        self._engine.rebuild_snapshot()
+        info = self._engine.snapshot.get(node.name)
+        assert info is not None
+        self._event(ev.NODE_ADD, ev.node_precheck(info))
+
+    def remove_node(self, node: Node) -> None:
+        """deleteNodeFromCache: the cache forgets the node; no pod moves (v1.30)."""
+        self._engine.cluster.nodes.remove(node)
+        self._engine.rebuild_snapshot()

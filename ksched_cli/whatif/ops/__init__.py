@@ -1,0 +1,1 @@
+"""One module per what-if operation; ``registry.py`` maps option names to them."""

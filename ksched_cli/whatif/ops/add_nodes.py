@@ -1,0 +1,83 @@
+"""``--add-nodes FILE=N``: N copies of the Node in FILE, named ``<name>-<i>``.
+
+Each copy gets its own ``kubernetes.io/hostname`` label; DaemonSets then create their
+pods on the copies where they should run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cached_property
+
+from ...api.node import Node
+from ...engine.cluster import Cluster
+from ...errors import KschedError
+from ...manifests.loader import load_cluster
+from ..model import OperationResult
+from .base import OpContext
+
+HOSTNAME_LABEL = "kubernetes.io/hostname"
+OPTION = "--add-nodes"
+
+
+def parse_count(value: str, option: str) -> tuple[str, int]:
+    """``LEFT=N`` with N a positive integer."""
+    left, sep, count = value.rpartition("=")
+    if not sep or not left or not count.isdigit() or int(count) < 1:
+        raise KschedError(
+            f'malformed value "{value}": expected {_shape(option)} with N a positive integer',
+            field=option,
+        )
+    return left, int(count)
+
+
+def _shape(option: str) -> str:
+    return "FILE=N" if option == OPTION else "KIND/NAME=N"
+
+
+@dataclass
+class AddNodes:
+    file: str
+    count: int
+    text: str
+
+    @cached_property
+    def template(self) -> Node:
+        if not self.file:
+            raise KschedError("no file given", field=OPTION)
+        loaded = load_cluster([self.file])
+        nodes = loaded.cluster.nodes
+        if len(nodes) != 1:
+            raise KschedError(
+                f"{self.file}: expected one Node manifest (the template), found {len(nodes)}",
+                field=OPTION,
+            )
+        return nodes[0]
+
+    def check(self, cluster: Cluster) -> None:
+        self.template  # noqa: B018 - loads and checks the file before anything runs
+
+    def apply(self, ctx: OpContext) -> OperationResult:
+        result = OperationResult(self.text, ctx.time)
+        taken = {n.name for n in ctx.cluster.nodes}
+        added: list[Node] = []
+        index = max((n.load_index for n in ctx.cluster.nodes), default=-1) + 1
+        suffix = 0
+        while len(added) < self.count:
+            suffix += 1
+            name = f"{self.template.name}-{suffix}"
+            if name in taken:
+                continue
+            node = copy_node(self.template, name, index + len(added))
+            ctx.target.add_node(node)
+            added.append(node)
+            result.nodes.append(name)
+        ctx.recreate([], result, added)
+        return result
+
+
+def copy_node(template: Node, name: str, load_index: int) -> Node:
+    labels = {**template.labels, HOSTNAME_LABEL: name}
+    meta = dataclasses.replace(template.meta, name=name, uid="", labels=labels)
+    return dataclasses.replace(template, meta=meta, labels=labels, load_index=load_index)

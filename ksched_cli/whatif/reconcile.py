@@ -1,0 +1,143 @@
+"""Who recreates deleted pods: the controllers, behind one small interface.
+
+``Reconciler.reconcile`` is called after an operation deleted pods (a drain, a removed
+node). It returns the pending pods the controllers create in their place. The
+controllers layer (``ksched_cli.controllers``) reconciles every workload object of the
+input; a pod whose controller is not in the input is replaced by ``OwnerCopies``: a copy
+of itself, as its controller would create it from the same template.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..api.node import Node
+from ..api.pod import Pod
+from ..engine.cluster import Cluster
+from .daemonset import daemon_pod_for, daemon_set_templates
+
+# Controllers that replace a deleted pod. A DaemonSet replaces one only on a node that
+# still exists (never after a drain, which leaves DaemonSet pods; never on a removed node).
+REPLACING_KINDS = frozenset({"ReplicaSet", "ReplicationController", "StatefulSet", "Job"})
+# Name suffixes as apiserver's generateName draws them (names.SimpleNameGenerator).
+_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+
+
+@dataclass
+class Reconciled:
+    # (new pending pod, the deleted pod it replaces or None)
+    created: list[tuple[Pod, Pod | None]] = field(default_factory=list)
+    deleted: list[Pod] = field(default_factory=list)
+    # True when ``created`` and ``deleted`` are already in the cluster's pod list (the
+    # controllers layer applies its own changes); the target is only told of them.
+    applied: bool = False
+    # Copies for pods whose controller is not in the input: not yet applied.
+    copies: list[tuple[Pod, Pod | None]] = field(default_factory=list)
+
+
+class Reconciler(Protocol):
+    def reconcile(
+        self, cluster: Cluster, removed: Sequence[Pod], added_nodes: Sequence[Node] = ()
+    ) -> Reconciled:
+        """Replace ``removed`` pods and give ``added_nodes`` their DaemonSet pods."""
+
+
+def _suffix(seed: str) -> str:
+    digest = hashlib.sha256(seed.encode()).digest()
+    return "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:5])
+
+
+def replacement_name(pod: Pod, taken: set[str]) -> str:
+    """A StatefulSet keeps the ordinal's name; the others generate ``<owner>-<5 chars>``,
+    drawn deterministically from the deleted pod's name so plans are reproducible."""
+    ref = pod.meta.controller_ref()
+    if ref is not None and ref.kind == "StatefulSet":
+        return pod.name
+    prefix = f"{ref.name}-" if ref is not None else f"{pod.name}-"
+    attempt = 0
+    while True:
+        name = prefix + _suffix(f"{pod.key}#{attempt}")
+        if f"{pod.namespace}/{name}" not in taken:
+            return name
+        attempt += 1
+
+
+def copy_pending(pod: Pod, name: str, load_index: int, uid_seed: str) -> Pod:
+    """A new pending pod with ``pod``'s spec: no node, no nomination, not started."""
+    meta = dataclasses.replace(
+        pod.meta,
+        name=name,
+        uid=f"ksched-{hashlib.sha256(uid_seed.encode()).hexdigest()[:16]}",
+        labels=dict(pod.meta.labels),
+        annotations=dict(pod.meta.annotations),
+        creation_timestamp=None,
+        deletion_timestamp=None,
+    )
+    copy = dataclasses.replace(
+        pod,
+        meta=meta,
+        node_name="",
+        nominated_node_name="",
+        start_time=None,
+        terminating_by_preemption=False,
+        info_cache=None,
+        load_index=load_index,
+        key="",
+        uid="",
+    )
+    copy.finalize()
+    return copy
+
+
+class OwnerCopies:
+    """Each deleted pod of a replacing controller comes back as a copy of itself."""
+
+    def __init__(self) -> None:
+        self._made = 0
+
+    def reconcile(
+        self,
+        cluster: Cluster,
+        removed: Sequence[Pod],
+        added_nodes: Sequence[Node] = (),
+        skip_daemon_sets: Collection[tuple[str, str]] = (),
+    ) -> Reconciled:
+        """``skip_daemon_sets``: (namespace, name) of DaemonSets reconciled elsewhere."""
+        result = Reconciled()
+        taken = {p.key for p in cluster.pods}
+        index = _next_index(cluster)
+        for pod in removed:
+            ref = pod.meta.controller_ref()
+            if ref is None or ref.kind not in REPLACING_KINDS:
+                continue
+            name = replacement_name(pod, taken)
+            self._made += 1
+            copy = copy_pending(pod, name, index, f"{pod.uid}#{self._made}")
+            index += 1
+            taken.add(copy.key)
+            result.created.append((copy, pod))
+        for node in added_nodes:
+            for template in daemon_set_templates(cluster.pods, skip_daemon_sets):
+                seed = f"{node.name}#{self._made}"
+                daemon = daemon_pod_for(template, node, taken, index, seed)
+                if daemon is not None:
+                    self._made += 1
+                    index += 1
+                    taken.add(daemon.key)
+                    result.created.append((daemon, None))
+        return result
+
+
+def _next_index(cluster: Cluster) -> int:
+    return max((p.load_index for p in cluster.pods), default=-1) + 1
+
+
+def default_reconciler() -> Reconciler:
+    """The controllers layer, with copies for pods whose controller is not in the input."""
+    from .controllers_reconciler import Controllers
+
+    return Controllers()

@@ -1,0 +1,76 @@
+"""The pod a ``capacity`` question is about: a Pod manifest, or a workload's pod template."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..api.pod import Pod, parse_pod
+from ..engine.cluster import Cluster
+from ..errors import KschedError, Location, ObjectError
+from ..manifests.admission import Admission
+from ..manifests.files import read_documents
+from ..manifests.loader import Origin, positioned_error
+
+# kind -> path of its pod template inside the object
+TEMPLATE_PATHS: Mapping[str, tuple[str, ...]] = {
+    "Deployment": ("spec", "template"),
+    "ReplicaSet": ("spec", "template"),
+    "ReplicationController": ("spec", "template"),
+    "StatefulSet": ("spec", "template"),
+    "DaemonSet": ("spec", "template"),
+    "Job": ("spec", "template"),
+    "CronJob": ("spec", "jobTemplate", "spec", "template"),
+}
+
+
+def _template_raw(raw: Mapping[str, Any], kind: str) -> tuple[dict[str, Any], str]:
+    """A Pod object from the workload's template, and the template's field path."""
+    node: Any = raw
+    path = TEMPLATE_PATHS[kind]
+    for key in path:
+        node = node.get(key) if isinstance(node, Mapping) else None
+    field = ".".join(path)
+    if not isinstance(node, Mapping):
+        raise ObjectError(field, "Required value: the workload has no pod template")
+    meta = dict(node.get("metadata") or {})
+    outer = raw.get("metadata") if isinstance(raw.get("metadata"), Mapping) else {}
+    meta.setdefault("name", outer.get("name"))  # type: ignore[union-attr]
+    meta.setdefault("namespace", outer.get("namespace"))  # type: ignore[union-attr]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+            "spec": node.get("spec")}, field
+
+
+def read_template(file: str, cluster: Cluster) -> Pod:
+    """The first document of FILE as a pending pod, admitted with the cluster's classes."""
+    path = Path(file)
+    if not path.is_file():
+        problem = "not a file" if path.exists() else "no such file"
+        raise KschedError(problem, Location(file))
+    text, documents = read_documents(path)
+    index = next((i for i, d in enumerate(documents) if d is not None), None)
+    if index is None:
+        raise KschedError("no Pod or workload manifest", Location(file))
+    raw = documents[index]
+    origin = Origin(path, index, None)
+    kind = raw.get("kind") if isinstance(raw, Mapping) else None
+    if kind != "Pod" and kind not in TEMPLATE_PATHS:
+        kinds = ", ".join(["Pod", *TEMPLATE_PATHS])
+        raise positioned_error(origin, str(kind or "object"), "kind",
+                               f"expected one of {kinds}", text, len(documents))
+    prefix = ""
+    try:
+        if kind != "Pod":
+            raw, prefix = _template_raw(raw, str(kind))
+        pod = parse_pod(raw)
+        pod.node_name = ""  # a template never names a node (cluster-capacity clears it)
+        explicit = isinstance(raw.get("spec"), Mapping) and raw["spec"].get("priority") is not None
+        # As the API server admits a new pod: LimitRanger defaults, then Priority.
+        pod = Admission.of(cluster).admit_new(pod, explicit)
+    except ObjectError as exc:
+        inside = prefix and not exc.field.startswith(prefix)
+        field = f"{prefix}.{exc.field}" if inside else exc.field
+        raise positioned_error(origin, str(kind), field, exc.message, text,
+                               len(documents)) from None
+    return pod
