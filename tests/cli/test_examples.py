@@ -91,11 +91,6 @@ EXPECTED: dict[str, tuple[int, dict[str, Outcome]]] = {
         "default/web-0": Outcome(S, "node-b"),
         "default/legacy": Outcome(U, message="1 rack is being retired, 2 node(s) didn't match"),
     }),
-    "upgrade": (2, {
-        "default/api": Outcome(S, "node-a"),
-        "default/best-effort": Outcome(S, "node-b"),
-        "default/too-big": Outcome(U, message="untolerated taint {dedicated: gpu}"),
-    }),
     "chart": (2, {
         "shop/db-0": Outcome(S, "node-a"),
         "shop/db-1": Outcome(S, "node-b"),
