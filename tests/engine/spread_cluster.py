@@ -151,8 +151,13 @@ def documents(seed: int) -> list[Doc]:
         "podManagementPolicy": "Parallel", "template": _template(rng, "db", "250m")}))
     docs.append(_workload("ReplicationController", "rc", "c", {
         "replicas": rng.randint(3, 10), "template": _template(rng, "c", "100m")}))
-    docs.append(_workload("DaemonSet", "agent", "agent", {
-        "template": _template(rng, "agent", "50m")}))
+    agent = _template(rng, "agent", "50m")
+    if rng.random() < 0.6:  # PreFilter's inclusion mask on a pod pinned to one node
+        agent["spec"]["topologySpreadConstraints"] = [{
+            "maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "DoNotSchedule",
+            "labelSelector": {"matchLabels": {"app": "agent"}},
+            "nodeAffinityPolicy": "Honor"}]
+    docs.append(_workload("DaemonSet", "agent", "agent", {"template": agent}))
     docs += [_bare(rng, i) for i in range(rng.randint(10, 30))]
     return docs
 
