@@ -176,6 +176,8 @@ def plan(
     chosen = selection_or_exit(namespace, all_namespaces, selector)
     operations = operations_or_exit()
     cfg, loaded = _load_or_exit(config, paths, explain_pod, kubernetes_version.features)
+    # The report's cluster view starts from the cluster as loaded, before any operation.
+    report = _HtmlReport(loaded) if output == "html" else None
     whatif = _apply_or_exit(loaded, operations) if operations else None
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
@@ -190,7 +192,6 @@ def plan(
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
     shown = chosen.shown(loaded.cluster.pods)
-    report = _HtmlReport(loaded) if output == "html" else None
     if report is not None:
         # The report draws every pod's story: filter reasons and weighted scores.
         record = "weighted"
@@ -216,7 +217,7 @@ def plan(
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
     if report is not None:
-        click.echo(report.render(result, loaded.cluster, paths), nl=False)
+        click.echo(report.render(result, loaded.cluster, paths, whatif), nl=False)
     elif output == "json":
         # Streamed: with --explain on a large cluster the document is gigabytes.
         write_json(restrict(result, shown), explain, sys.stdout, extra)
@@ -287,14 +288,21 @@ class _HtmlReport:
         self.before = capture(loaded.cluster.nodes, loaded.cluster.pods)
         self.owners = owners_of(loaded.cluster.pods)
 
-    def render(self, result: Plan, cluster: Cluster, paths: Sequence[str]) -> str:
+    def render(
+        self,
+        result: Plan,
+        cluster: Cluster,
+        paths: Sequence[str],
+        whatif: tuple[WhatIfReport, list[str]] | None,
+    ) -> str:
         from ..render.html.model import capture
         from ..render.html.report import owners_of, plan_report
 
         after = capture(cluster.nodes, cluster.pods)
         # Pods made during the run (by controllers) have owners too; victims are gone.
         owners = {**self.owners, **owners_of(cluster.pods)}
-        return plan_report(result, self.before, after, owners, paths)
+        report = whatif[0] if whatif is not None else None
+        return plan_report(result, self.before, after, owners, paths, report)
 
 
 def _extender_setup_or_exit(
