@@ -68,6 +68,7 @@ class Engine:
         rng = random.Random(self.options.seed) if self.options.tie_break == "random" else None
         self.sampler = Sampler(config.percentage_of_nodes_to_score, 0, rng)
         self.sampler.vectorize = self.options.vectorize
+        self.sampler.record_rejected = self.options.record != "summary"
         self.extenders = self._extenders()
         self.sampler.extenders = cluster.extenders = self.extenders
         self.frameworks = {p.scheduler_name: Framework(p, self) for p in config.profiles}

@@ -46,6 +46,9 @@ class Sampler:
     vectorize: bool = True
     # sched.Extenders: called after the Filter plugins, with the Score plugins, in bind.
     extenders: Extenders = field(default_factory=Extenders)
+    # Whether an attempt that finds feasible nodes keeps the statuses of the nodes it
+    # rejected (--explain records them); the engine clears it for summary records.
+    record_rejected: bool = True
 
     def num_feasible_nodes_to_find(self, profile_percentage: int | None, num_all: int) -> int:
         if num_all < MIN_FEASIBLE_NODES_TO_FIND:
@@ -70,7 +73,7 @@ def schedule_pod(
     feasible, diagnosis = _find_nodes_that_fit(fwk, sampler, snapshot, state, pod)
     if not feasible:
         raise FitError(pod, len(snapshot), diagnosis)
-    evaluated = len(feasible) + len(diagnosis.node_to_status)
+    evaluated = len(feasible) + len(diagnosis.node_to_status) + diagnosis.unrecorded
     if len(feasible) == 1:
         return ScheduleResult(feasible[0].name, feasible, evaluated, diagnosis)
     scores = _prioritize(fwk, state, pod, feasible, sampler.extenders)
@@ -114,7 +117,7 @@ def _find_nodes_that_fit(
             reason = f"node(s) didn't satisfy plugin(s) [{' '.join(names)}]"
             diagnosis.absent_status = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason)
     feasible = _find_nodes_that_pass_filters(fwk, sampler, state, pod, diagnosis, nodes)
-    processed = len(feasible) + len(diagnosis.node_to_status)
+    processed = len(feasible) + len(diagnosis.node_to_status) + diagnosis.unrecorded
     sampler.next_start_node_index = (sampler.next_start_node_index + processed) % len(all_nodes)
     passed = _pass_extenders(sampler.extenders, pod, feasible, diagnosis)
     if len(passed) != len(feasible):
@@ -152,7 +155,12 @@ def _find_nodes_that_pass_filters(
         return [nodes[(start + i) % num_all] for i in range(to_find)]
     columns = nodes[0].columns
     if columns is not None and sampler.vectorize:
-        feasible, failed = walk_with_masks(fwk, state, pod, nodes, start, to_find, columns)
+        # Extenders read the statuses (and may reject every feasible node): keep them.
+        count_only = not sampler.record_rejected and not sampler.extenders
+        feasible, failed, unrecorded = walk_with_masks(
+            fwk, state, pod, nodes, start, to_find, columns, count_only
+        )
+        diagnosis.unrecorded += unrecorded
     else:
         feasible, failed = _walk(fwk, state, pod, nodes, start, to_find)
     diagnosis.node_to_status.update(failed)
