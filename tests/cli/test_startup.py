@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -159,3 +160,15 @@ def test_the_registry_names_add_nodes_as_its_module_does() -> None:
     from ksched_cli.whatif.ops import add_nodes, registry
 
     assert registry.ADD_NODES == add_nodes.OPTION
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("4", "4")])
+def test_openblas_starts_no_thread_pool_unless_asked(given: str | None, expected: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    probe = "import os, ksched_cli.cli.main; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
+    ).stdout
+    assert out.strip() == expected
