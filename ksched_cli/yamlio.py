@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from . import readers
 from .errors import KschedError, Location
 
 try:
@@ -26,14 +27,8 @@ if TYPE_CHECKING:
 
 
 def read_text(path: Path) -> str:
-    if path.is_dir():
-        raise KschedError("is a directory, expected a file", Location(str(path)))
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise KschedError("no such file", Location(str(path))) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KschedError(f"cannot read: {exc}", Location(str(path))) from None
+    """A regular file's text, within the input size limit (see ``readers``)."""
+    return readers.read_text(path)
 
 
 def load_documents(path: Path, text: str | None = None) -> list[Any]:

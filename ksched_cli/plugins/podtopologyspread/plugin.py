@@ -67,6 +67,11 @@ class PodTopologySpread:
 
     # -- constraints -------------------------------------------------------
 
+    @property
+    def default_constraints(self) -> tuple[TopologySpreadConstraint, ...]:
+        """The profile's default constraints (the system ones unless args list others)."""
+        return self._defaults
+
     def constraints(self, pod: Pod, action: str) -> list[Constraint]:
         """The pod's own constraints for ``action``, else the defaults built for it."""
         if pod.topology_spread_constraints:
