@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Collection, Sequence
+from contextlib import ExitStack
 from difflib import SequenceMatcher
 
 import click
@@ -18,8 +19,7 @@ from ..errors import KschedError, Location
 from ..manifests.loader import LoadResult, load_cluster
 from ..manifests.sources import manifest_sources
 from ..render.explain import DEFAULT_TOP
-from ..render.selection import restrict
-from ..render.stream import write_json, write_yaml
+from ..render.structured_plan import StructuredPlanWriter
 from ..render.whatif_document import whatif_document
 from ..render.whatif_text import render_whatif
 from ..versions.features import Features
@@ -199,41 +199,45 @@ def plan(
     writer = None
     if not structured and report is None:
         writer = text_writer(output, explain, explain_pod, top, running, shown, no_headers)
-    with progress_line() as progress:
-        options = EngineOptions(
-            tie_break=tie_break,
-            seed=seed,
-            progress=progress,
-            record=record,
-            extender_mode=ext.mode,
-            extender_transport=ext.transport,
-            on_attempts=writer.on_attempts if writer is not None else None,
-        )
-        engine = Engine(cfg, loaded.cluster, options)
-        if writer is not None:
-            writer.view.plan = engine.plan
-        result = _run_or_exit(engine, ext)
-    if whatif is not None:
-        finish_report(whatif[0], loaded.cluster, result)
-        result.notes[:0] = whatif[1]
-    for warning in result.warnings:  # extender failures skipped during the plan
-        click.echo(f"warning: {warning}", err=True)
-    result.warnings.extend(loaded.warnings)
-    extra = {"whatif": whatif_document(whatif[0])} if whatif is not None else None
-    if report is not None:
-        click.echo(report.render(result, loaded.cluster, paths), nl=False)
-    elif output == "json":
-        # Streamed: with --explain on a large cluster the document is gigabytes.
-        write_json(restrict(result, shown), explain, sys.stdout, extra)
-    elif output == "yaml":
-        write_yaml(restrict(result, shown), explain, sys.stdout, extra)
-    else:
-        assert writer is not None
-        if ext.notice:
-            sys.stdout.write(f"WARNING: {ext.notice}\n")
+    with ExitStack() as cleanup:
+        # -o json|yaml: attempts are spooled as they come (with --explain the document is
+        # gigabytes on a large cluster); leaving the block removes the spool, come what may.
+        doc = None
+        if structured:
+            doc = cleanup.enter_context(StructuredPlanWriter(output, explain, shown))
+        hook = writer.on_attempts if writer is not None else doc.on_attempts if doc else None
+        with progress_line() as progress:
+            options = EngineOptions(
+                tie_break=tie_break,
+                seed=seed,
+                progress=progress,
+                record=record,
+                extender_mode=ext.mode,
+                extender_transport=ext.transport,
+                on_attempts=hook,
+            )
+            engine = Engine(cfg, loaded.cluster, options)
+            if writer is not None:
+                writer.view.plan = engine.plan
+            result = _run_or_exit(engine, ext)
         if whatif is not None:
-            sys.stdout.write(render_whatif(whatif[0]))
-        writer.finish(sys.stdout)
+            finish_report(whatif[0], loaded.cluster, result)
+            result.notes[:0] = whatif[1]
+        for warning in result.warnings:  # extender failures skipped during the plan
+            click.echo(f"warning: {warning}", err=True)
+        result.warnings.extend(loaded.warnings)
+        if doc is not None:
+            extra = {"whatif": whatif_document(whatif[0])} if whatif is not None else None
+            doc.finish(result, sys.stdout, extra)
+        elif report is not None:
+            click.echo(report.render(result, loaded.cluster, paths), nl=False)
+        else:
+            assert writer is not None
+            if ext.notice:
+                sys.stdout.write(f"WARNING: {ext.notice}\n")
+            if whatif is not None:
+                sys.stdout.write(render_whatif(whatif[0]))
+            writer.finish(sys.stdout)
     # Skipped pods belong to another scheduler: not this plan's failure.
     pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
     disrupted = whatif is not None and whatif[0].disrupted()
