@@ -4,7 +4,9 @@ or ``yaml.safe_dump`` of ``plan_document`` would write it.
 With ``--explain`` on a large cluster the document holds every attempt's scores and
 filter reasons for thousands of nodes: gigabytes as Python objects. Writing one
 attempt at a time keeps memory flat, and the two big per-node maps are formatted
-directly instead of through json's pure-Python indenting encoder.
+directly instead of through json's pure-Python indenting encoder. ``json_attempt`` and
+``yaml_attempt`` give one attempt's final text, so attempts can be written while the
+plan runs (``structured_plan.py``) and handed back as ``attempts``.
 """
 
 from __future__ import annotations
