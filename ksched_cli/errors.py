@@ -75,6 +75,24 @@ class KschedError(Exception):
         return printable(text + self.message)
 
 
+class KschedErrors(KschedError):
+    """Several input problems, reported one line each (exit code 1), in input order.
+
+    ``hidden`` counts further problems found but not listed (the list is capped).
+    """
+
+    def __init__(self, errors: list[KschedError], hidden: int = 0) -> None:
+        super().__init__(errors[0].message, errors[0].location, errors[0].field)
+        self.errors = errors
+        self.hidden = hidden
+
+    def render(self) -> str:
+        lines = [error.render() for error in self.errors]
+        if self.hidden:
+            lines.append(f"error: {self.hidden} more problem(s) not shown")
+        return "\n".join(lines)
+
+
 class ObjectError(ValueError):
     """A malformed field inside a Kubernetes object; the loader adds the file position."""
 

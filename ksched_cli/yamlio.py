@@ -16,6 +16,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
+from . import readers
 from .errors import KschedError, Location
 
 try:
@@ -25,14 +26,8 @@ except AttributeError:  # pragma: no cover - pure-Python PyYAML build
 
 
 def read_text(path: Path) -> str:
-    if path.is_dir():
-        raise KschedError("is a directory, expected a file", Location(str(path)))
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise KschedError("no such file", Location(str(path))) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KschedError(f"cannot read: {exc}", Location(str(path))) from None
+    """A regular file's text, within the input size limit (see ``readers``)."""
+    return readers.read_text(path)
 
 
 def load_documents(path: Path, text: str | None = None) -> list[Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 from functools import lru_cache
@@ -24,25 +25,40 @@ _QUANTITY = re.compile(
 )
 
 
+# resource.ErrFormatWrong
+_FORMAT_WRONG = (
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+)
+
+
 class QuantityError(ValueError):
     pass
 
 
-@lru_cache(maxsize=4096)
 def parse_quantity(text: str | int | float) -> Fraction:
     """The exact value of a quantity string such as ``100m``, ``1.5Gi`` or ``1e3``."""
+    if not isinstance(text, (str, int, float)):  # a list or an object: not even hashable
+        raise QuantityError(f"expected a quantity (a string or a number), got {_kind(text)}")
+    return _parse_quantity(text)
+
+
+def _kind(value: object) -> str:
+    return "null" if value is None else "list" if isinstance(value, list) else "object"
+
+
+@lru_cache(maxsize=4096)
+def _parse_quantity(text: str | int | float) -> Fraction:
     if isinstance(text, bool):
         raise QuantityError(f"quantities must match the regular expression: {text!r}")
     if isinstance(text, int):
         return Fraction(text)
     if isinstance(text, float):
+        if not math.isfinite(text):  # YAML .nan / .inf, JSON NaN / Infinity
+            raise QuantityError(f"{_FORMAT_WRONG}: {text!r}")
         return Fraction(repr(text))
     match = _QUANTITY.match(text.strip()) if isinstance(text, str) else None
     if match is None or text != text.strip():
-        raise QuantityError(
-            f"quantities must match the regular expression "
-            f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': {text!r}"
-        )
+        raise QuantityError(f"{_FORMAT_WRONG}: {text!r}")
     sign, number, exponent, suffix = match.groups()
     value = Fraction(number)
     if exponent:

@@ -9,13 +9,15 @@ import click
 import yaml
 
 from ..config.load import load_config
+from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
 from ..errors import KschedError
 from ..manifests.loader import load_cluster
 from ..render.capacity import capacity_document, render_capacity
 from ..versions.releases import Release
 from ..whatif.apply import apply_operations
-from ..whatif.capacity import count_capacity
+from ..whatif.capacity import CapacityResult, count_capacity
+from ..whatif.model import WhatIfReport
 from ..whatif.template import read_template
 from .progress import progress_line
 from .version_opts import kubernetes_version_option
@@ -42,8 +44,9 @@ class _CapacityCommand(OperationsCommand):
               help="KubeSchedulerConfiguration file, or a built-in profile name.")
 @click.option("--max", "limit", type=click.IntRange(min=0), default=None, metavar="N",
               help="Stop after N copies.")
-@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml"]), default="table",
-              show_default=True, help="Output format.")
+@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "html"]),
+              default="table", show_default=True,
+              help="Output format (html: a self-contained report, docs/html-report.md).")
 @kubernetes_version_option()
 @operation_options
 def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | None,
@@ -65,26 +68,46 @@ def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | No
       ksched capacity examples/capacity/workloads/worker-pod.yaml examples/capacity/cluster.yaml
       ksched capacity api-deployment.yaml snapshot/ --config bin-packing -o json
       ksched capacity worker.yaml cluster/ --drain node-3 --max 100
+      ksched capacity worker.yaml cluster/ -o html > capacity.html
     """
     operations = operations_or_exit()
     try:
         cfg = load_config(config, kubernetes_version.features)
         cluster = load_cluster(list(paths)).cluster
         template = read_template(pod_file, cluster)
-        if operations:
-            apply_operations(cluster, operations)
+        whatif = apply_operations(cluster, operations)[0] if operations else None
         if template.scheduler_name not in {p.scheduler_name for p in cfg.profiles}:
             raise KschedError(f'no profile has schedulerName "{template.scheduler_name}"',
                               field="WORKLOAD_OR_POD_FILE")
+        page = _HtmlPage(cluster) if output == "html" else None
         with progress_line() as progress:
             result = count_capacity(cfg, cluster, template, limit,
                                     EngineOptions(record="summary", progress=progress))
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(1)
-    if output == "json":
+    if page is not None:
+        click.echo(page.render(result, cluster, [pod_file, *paths], whatif), nl=False)
+    elif output == "json":
         click.echo(json.dumps(capacity_document(result), indent=2))
     elif output == "yaml":
         click.echo(yaml.safe_dump(capacity_document(result), sort_keys=False), nl=False)
     else:
         click.echo(render_capacity(result), nl=False)
+
+
+class _HtmlPage:
+    """The cluster when the copies start (after any operation), kept for ``-o html``."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        from ..render.html.model import capture
+
+        self.before = capture(cluster.nodes, cluster.pods)
+
+    def render(self, result: CapacityResult, cluster: Cluster, inputs: list[str],
+               whatif: WhatIfReport | None) -> str:
+        from ..render.html.model import capture
+        from ..render.html.report import capacity_report
+
+        after = capture(cluster.nodes, cluster.pods)
+        return capacity_report(result, self.before, after, inputs, whatif)

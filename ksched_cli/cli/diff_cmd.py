@@ -87,15 +87,10 @@ def _sides(
     )
 
 
-def _html(result: DiffResult, sides: tuple[SideInput, SideInput]) -> str:
-    from ..manifests.loader import load_cluster
-    from ..render.html.report import diff_report, owners_of
+def _html(result: DiffResult) -> str:
+    from ..render.html.report import diff_report
 
-    # The pods' owning workloads, read again from both sides' manifests (head wins).
-    owners: dict[str, str] = {}
-    for side in sides:
-        owners.update(owners_of(load_cluster(list(side.manifests)).cluster.pods))
-    return diff_report(result, owners)
+    return diff_report(result, result.whatif)
 
 
 def _render(result: DiffResult, output: str) -> str:
@@ -200,7 +195,7 @@ def diff(
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     html = output == "html"
-    text = _html(result, (base_side, head_side)) if html else _render(result, output)
+    text = _html(result) if html else _render(result, output)
     # Line by line: a reader that stops early (`| head`) shows as soon as it closes the pipe.
     for line in text.splitlines(keepends=True):
         sys.stdout.write(line)

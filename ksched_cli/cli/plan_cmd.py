@@ -178,6 +178,8 @@ def plan(
     chosen = selection_or_exit(namespace, all_namespaces, selector)
     operations = operations_or_exit()
     cfg, loaded = _load_or_exit(config, paths, explain_pod, kubernetes_version.features)
+    # The report's cluster view starts from the cluster as loaded, before any operation.
+    report = _HtmlReport(loaded) if output == "html" else None
     whatif = _apply_or_exit(loaded, operations) if operations else None
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
@@ -192,7 +194,6 @@ def plan(
         "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
     )
     shown = chosen.shown(loaded.cluster.pods)
-    report = _HtmlReport(loaded) if output == "html" else None
     if report is not None:
         # The report draws every pod's story: filter reasons and weighted scores.
         record = "weighted"
@@ -230,7 +231,7 @@ def plan(
             extra = {"whatif": whatif_document(whatif[0])} if whatif is not None else None
             doc.finish(result, sys.stdout, extra)
         elif report is not None:
-            click.echo(report.render(result, loaded.cluster, paths), nl=False)
+            click.echo(report.render(result, loaded.cluster, paths, whatif), nl=False)
         else:
             assert writer is not None
             if ext.notice:
@@ -279,14 +280,21 @@ class _HtmlReport:
         self.before = capture(loaded.cluster.nodes, loaded.cluster.pods)
         self.owners = owners_of(loaded.cluster.pods)
 
-    def render(self, result: Plan, cluster: Cluster, paths: Sequence[str]) -> str:
+    def render(
+        self,
+        result: Plan,
+        cluster: Cluster,
+        paths: Sequence[str],
+        whatif: tuple[WhatIfReport, list[str]] | None,
+    ) -> str:
         from ..render.html.model import capture
         from ..render.html.report import owners_of, plan_report
 
         after = capture(cluster.nodes, cluster.pods)
         # Pods made during the run (by controllers) have owners too; victims are gone.
         owners = {**self.owners, **owners_of(cluster.pods)}
-        return plan_report(result, self.before, after, owners, paths)
+        report = whatif[0] if whatif is not None else None
+        return plan_report(result, self.before, after, owners, paths, report)
 
 
 def _extender_setup_or_exit(

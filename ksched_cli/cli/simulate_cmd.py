@@ -9,11 +9,13 @@ import click
 import yaml
 
 from ..config.load import load_config
+from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
 from ..errors import KschedError
 from ..manifests.loader import load_cluster
 from ..render.timeline import render_timeline, timeline_document
 from ..whatif.scenario import load_scenario
+from ..whatif.simulate import Timeline
 from ..whatif.simulate import simulate as run_scenario
 from .progress import progress_line
 
@@ -36,8 +38,9 @@ class _SimulateCommand(click.Command):
 @click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="PATH...")
 @click.option("--config", "-c", "config", default="default", show_default=True,
               help="KubeSchedulerConfiguration file, or a built-in profile name.")
-@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml"]), default="table",
-              show_default=True, help="Output format.")
+@click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "html"]),
+              default="table", show_default=True,
+              help="Output format (html: a self-contained report with every pod's story).")
 def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: str) -> None:
     """Replay SCENARIO.yaml on the cluster of PATH...: each step (drain, removeNode,
     cordon, uncordon, addNodes, scale, create, delete) happens at its simulated time
@@ -56,18 +59,24 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
     Examples:
       ksched simulate examples/scenario/scenario.yaml examples/scenario/cluster.yaml
       ksched simulate maintenance.yaml snapshot/ --config bin-packing -o json
+      ksched simulate examples/scenario/scenario.yaml examples/scenario/cluster.yaml -o html
     """
     try:
         cfg = load_config(config)
         scenario = load_scenario(scenario_file)
         cluster = load_cluster(list(paths)).cluster
+        page = _HtmlPage(cluster) if output == "html" else None
+        # The report draws every pod's story: filter reasons and weighted scores.
+        record = "weighted" if page is not None else "summary"
         with progress_line() as progress:
             timeline = run_scenario(cfg, cluster, scenario,
-                                    EngineOptions(record="summary", progress=progress))
+                                    EngineOptions(record=record, progress=progress))
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(1)
-    if output == "json":
+    if page is not None:
+        click.echo(page.render(timeline, cluster, [scenario_file, *paths]), nl=False)
+    elif output == "json":
         click.echo(json.dumps(timeline_document(timeline), indent=2))
     elif output == "yaml":
         click.echo(yaml.safe_dump(timeline_document(timeline), sort_keys=False), nl=False)
@@ -76,3 +85,22 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
     # As for plan: pods for schedulers no profile serves (Skipped) are not a failure.
     failed = any(d.outcome in ("Unschedulable", "Gated") for d in timeline.plan.decisions)
     sys.exit(2 if failed else 0)
+
+
+class _HtmlPage:
+    """The cluster before the first step, kept for ``-o html``."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of
+
+        self.before = capture(cluster.nodes, cluster.pods)
+        self.owners = owners_of(cluster.pods)
+
+    def render(self, timeline: Timeline, cluster: Cluster, inputs: list[str]) -> str:
+        from ..render.html.model import capture
+        from ..render.html.report import owners_of, simulate_report
+
+        after = capture(cluster.nodes, cluster.pods)
+        owners = {**self.owners, **owners_of(cluster.pods)}
+        return simulate_report(timeline, self.before, after, owners, inputs)

@@ -82,6 +82,8 @@ class SchedulingCycle:
             attempt.victims = [v.key for v in post.victims]
             if post.detail is not None and self.engine.options.record != "summary":
                 attempt.detail["preemption"] = post.detail()
+            if post.record is not None and self.engine.options.record != "summary":
+                attempt.preemption = post.record()
         info.pending_plugins = set(diag.pending_plugins)
         self._failure(info, cycle, message, nominate, diag.unschedulable_plugins)
         if post is not None and nominate:
@@ -198,10 +200,13 @@ class SchedulingCycle:
             f"waiting at {p} from t={now:g}s, timeout at t={d:g}s"
             for p, d in sorted(deadlines.items())
         )
+        entry.waits = attempt.permit
+        entry.waits.extend(rec.PermitWait(p, now, d) for p, d in sorted(deadlines.items()))
 
     def bind_waiting(self, entry: WaitingPodEntry) -> None:
         """An allowed waiting pod binds at the current simulated time."""
         entry.explain.append(f"allowed at t={self.engine.clock:g}s: bound to {entry.node}")
+        entry.ended(self.engine.clock, rec.ALLOWED, node=entry.node)
         self._bind(entry.fwk, entry.state, entry.info, None, entry.node, None)
 
     def reject_waiting(self, entry: WaitingPodEntry) -> None:
@@ -217,6 +222,7 @@ class SchedulingCycle:
         message = str(FitError(pod, 1, diag))
         by = status.plugin or "the framework"
         entry.explain.append(f"rejected at t={engine.clock:g}s by {by}: {status.message()}")
+        entry.ended(engine.clock, rec.PERMIT_REJECTED, by=by, message=status.message())
         pod.nominated_node_name = ""
         self._failure(entry.info, 0, message, "", {status.plugin} if status.plugin else set())
         forgotten = PodEvent(DELETE, pod, entry.node)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..api.pod import Pod
-from ..framework.columns import BoolArray, IntArray, NodeColumns
+from ..framework.columns import BoolArray, IntArray, LiveNodes, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import FilterPlugin
 from ..framework.nodeinfo import NodeInfo
@@ -90,7 +90,8 @@ def walk_with_masks(
     rejected = order[:end][~passing[order[:end]] & ~special[order[:end]]]
     failed.extend(rejected_statuses(fwk, state, pod, masks, columns, rejected))
     infos = columns.infos
-    return [infos[i] for i in order[chosen].tolist()], failed
+    positions = order[chosen]
+    return LiveNodes([infos[i] for i in positions.tolist()], positions), failed
 
 
 def _walk_mixed(
@@ -186,6 +187,9 @@ def rejected_statuses(
         group = positions[first == k]
         batch = getattr(pl, "filter_statuses", None)
         statuses = batch(state, pod, columns, group) if batch is not None else None
+        if statuses is not None and _all_rejections(statuses):
+            out.extend(_shared_failures(pl.name, statuses, columns, group))
+            continue
         # Batch statuses are shared between nodes: make each one a failure only once.
         failures: dict[int, Status] = {}
         for i, pos in enumerate(group.tolist()):
@@ -204,3 +208,20 @@ def rejected_statuses(
             else:
                 out.append((ni.name, filter_failure(pl.name, status)))
     return out
+
+
+def _all_rejections(statuses: list[Status | None]) -> bool:
+    return all(status is not None and status.code != Code.SUCCESS for status in statuses)
+
+
+def _shared_failures(
+    plugin: str, statuses: list[Status | None], columns: NodeColumns, positions: IntArray
+) -> list[tuple[str, Status]]:
+    """(node name, failure) for every node; each distinct status is made a failure once."""
+    distinct = {id(s): s for s in statuses if s is not None}
+    failures = {key: filter_failure(plugin, s) for key, s in distinct.items()}
+    names = columns.names
+    return [
+        (names[pos], failures[id(status)])
+        for pos, status in zip(positions.tolist(), statuses, strict=True)
+    ]

@@ -15,6 +15,7 @@ from ..config.godur import format_duration
 from ..framework.cycle_state import CycleState
 from ..framework.status import Code, Status
 from ..framework.types import QueuedPodInfo
+from .records import PermitWait
 from .runtime import Framework
 
 if TYPE_CHECKING:
@@ -39,6 +40,16 @@ class WaitingPodEntry:
     decision: Status | None = None  # Success (allowed) or Unschedulable (rejected)
     # The Waiting attempt's explanation lines, completed when the wait ends.
     explain: list[str] = field(default_factory=list)
+    # The Waiting attempt's waits as data (Attempt.permit), completed when the wait ends.
+    waits: list[PermitWait] = field(default_factory=list)
+
+    def ended(
+        self, time: float, outcome: str, node: str = "", by: str = "", message: str = ""
+    ) -> None:
+        """Record on each of the attempt's waits when and how the wait ended."""
+        for wait in self.waits:
+            wait.end, wait.outcome = time, outcome
+            wait.node, wait.by, wait.message = node, by, message
 
     def pending_plugins(self) -> list[str]:
         return list(self.deadlines)

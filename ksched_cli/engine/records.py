@@ -8,6 +8,9 @@ from typing import Any
 import numpy as np
 
 from ..framework.columns import IntArray
+from ..framework.types import PreemptionCandidate, PreemptionRecord
+
+__all__ = ["PreemptionCandidate", "PreemptionRecord"]
 
 SCHEDULED = "Scheduled"
 UNSCHEDULABLE = "Unschedulable"
@@ -78,6 +81,26 @@ class ScoreTable:
         return None if best is None else (best[1], -best[0])
 
 
+ALLOWED = "allowed"  # PermitWait.outcome
+PERMIT_REJECTED = "rejected"
+
+
+@dataclass
+class PermitWait:
+    """One plugin's Permit wait of a Waiting attempt: when it began and would time out
+    (simulated seconds), and once the wait ends, when and how: ``allowed`` (the pod
+    bound to ``node``) or ``rejected`` (``by`` a plugin or the framework, ``message``)."""
+
+    plugin: str
+    start: float
+    timeout: float
+    end: float | None = None
+    outcome: str = ""
+    node: str = ""
+    by: str = ""
+    message: str = ""
+
+
 @dataclass
 class Attempt:
     pod: str
@@ -93,6 +116,9 @@ class Attempt:
     evaluated: int = 0
     # Preemption / permit / volume detail for --explain-pod; free-form, JSON-ready.
     detail: dict[str, Any] = field(default_factory=dict)
+    # The same preemption and Permit detail as data, for reports (not in the JSON plan).
+    preemption: PreemptionRecord | None = None
+    permit: list[PermitWait] = field(default_factory=list)
     # With record="summary" only the chosen node's total and the runner-up are kept.
     summary: tuple[int, tuple[str, int] | None] | None = None
     _scores: dict[str, PluginScores] | None = field(default=None, repr=False)

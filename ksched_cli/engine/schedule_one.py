@@ -155,10 +155,11 @@ def _find_nodes_that_pass_filters(
         feasible, failed = walk_with_masks(fwk, state, pod, nodes, start, to_find, columns)
     else:
         feasible, failed = _walk(fwk, state, pod, nodes, start, to_find)
+    diagnosis.node_to_status.update(failed)
+    # Nodes often share a status object, and the sets only need each pair once.
     seen: set[tuple[str, Code]] = set()
-    for name, status in failed:
-        diagnosis.node_to_status[name] = status
-        if (status.plugin, status.code) not in seen:  # the sets only need each pair once
+    for status in {id(status): status for _, status in failed}.values():
+        if (status.plugin, status.code) not in seen:
             seen.add((status.plugin, status.code))
             diagnosis.add_plugin_status(status)
     return feasible

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..api.pod import Pod
 from ..framework import interface as fi
-from ..framework.columns import IntArray
+from ..framework.columns import IntArray, LiveNodes
 from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status, as_error
@@ -29,6 +29,8 @@ def _live_index(nodes: Sequence[NodeInfo]) -> IntArray | None:
     """Column positions of ``nodes`` when all are live snapshot nodes, else None."""
     if not nodes:
         return None
+    if isinstance(nodes, LiveNodes):
+        return nodes.positions
     index = np.array([ni.column_index for ni in nodes], dtype=np.int64)
     return None if int(index.min()) < 0 else index
 

@@ -28,6 +28,17 @@ else:  # numpy.typing costs tens of milliseconds to import; annotations only nee
     IntArray = BoolArray = np.ndarray
 
 
+class LiveNodes(list["NodeInfo"]):
+    """Live node infos that also carry their column positions, so that code taking the
+    list (scoring) need not rebuild the positions from the infos."""
+
+    __slots__ = ("positions",)
+
+    def __init__(self, infos: list[NodeInfo], positions: IntArray) -> None:
+        super().__init__(infos)
+        self.positions = positions
+
+
 class PodWatcher(Protocol):
     def pod_changed(self, ni: NodeInfo, pod: Pod, sign: int) -> None: ...
 

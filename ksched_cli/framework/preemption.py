@@ -8,7 +8,7 @@ preemptor's own failure has been handled.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol
 
@@ -20,7 +20,13 @@ from .cycle_state import CycleState
 from .interface import Handle
 from .nodeinfo import NodeInfo
 from .status import Code, Status
-from .types import Diagnosis, FitError, PostFilterResult
+from .types import (
+    Diagnosis,
+    FitError,
+    PostFilterResult,
+    PreemptionCandidate,
+    PreemptionRecord,
+)
 
 NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
@@ -77,6 +83,21 @@ class Evaluator:
     state: CycleState
     # Lines of explanation; the many per-node ones are made only when asked for.
     explain: list[str | Callable[[], str | list[str]]] = field(default_factory=list)
+    # The same as data (``record``); the per-node entries come from ``_visited`` on demand.
+    trace: PreemptionRecord = field(default_factory=PreemptionRecord)
+    _visited: list[tuple[str, Candidate | Status | int]] = field(default_factory=list)
+    _screened: Screened | None = None
+
+    def record(self) -> PreemptionRecord:
+        """What this evaluation tried, with every visited node's candidacy."""
+        made = replace(self.trace, candidates=[], not_candidates=[])
+        for name, found in self._visited:
+            if isinstance(found, Candidate):
+                victims = [v.key for v in found.victims]
+                made.candidates.append(PreemptionCandidate(name, victims, found.num_pdb_violations))
+            else:
+                made.not_candidates.append((name, _status_of(found, self._screened).message()))
+        return made
 
     def explain_lines(self) -> list[str]:
         lines: list[str] = []
@@ -93,6 +114,7 @@ class Evaluator:
         )
         if not ok:
             self.explain.append(f"not eligible: {msg}")
+            self.trace.ineligible = msg
             return None, Status(Code.UNSCHEDULABLE, msg)
         candidates, node_statuses = self._find_candidates(pod, statuses)
         if not candidates:
@@ -105,6 +127,8 @@ class Evaluator:
             return None, Status(Code.UNSCHEDULABLE, NO_CANDIDATE)
         best = self._select_candidate(candidates)
         self.explain.append(f"chose {best.name}: victims {_keys(best.victims)}")
+        self.trace.chosen = best.name
+        self.trace.chosen_victims = [v.key for v in best.victims]
         return PostFilterResult(nominated_node_name=best.name, victims=list(best.victims)), Status(
             Code.SUCCESS
         )
@@ -123,6 +147,7 @@ class Evaluator:
                 unresolvable[ni.name] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NOT_HELPFUL)
         if not potential:
             self.explain.append("no node where preemption might help")
+            self.trace.no_potential_nodes = True
             return [], unresolvable
         pdbs = list(self.handle.cluster.pdbs)
         offset, num_candidates = self.plugin.offset_and_num_candidates(len(potential))
@@ -171,6 +196,7 @@ class Evaluator:
                 )
             visited.append((info.name, status))
         self.explain.append(partial(_visit_lines, visited, screened))
+        self._visited, self._screened = visited, screened
         if non_violating or violating:
             return non_violating + violating, {}
         return [], {name: _status_of(found, screened) for name, found in visited}
@@ -194,6 +220,7 @@ class Evaluator:
             if c.name in narrowed
         ]
         self.explain.append(f"extenders kept {', '.join(c.name for c in kept) or 'none'}")
+        self.trace.extenders_kept = [c.name for c in kept]
         return kept, None
 
     def _select_candidate(self, candidates: list[Candidate]) -> Candidate:
@@ -202,6 +229,7 @@ class Evaluator:
         by_name = {c.name: c for c in candidates}
         name, criterion = pick_one_node_for_preemption(by_name)
         self.explain.append(f"decided by {criterion}")
+        self.trace.criterion = criterion
         return by_name[name]
 
 

@@ -41,6 +41,37 @@ class PreFilterResult:
 
 
 @dataclass(slots=True)
+class PreemptionCandidate:
+    """A node where the dry run found victims: their keys (in eviction order) and how
+    many PodDisruptionBudgets evicting them would violate."""
+
+    node: str
+    victims: list[str]
+    pdb_violations: int
+
+
+@dataclass
+class PreemptionRecord:
+    """What preemption tried, as data for reports (the explanation lines say the same).
+
+    ``candidates`` and ``not_candidates`` are in the dry run's visiting order;
+    ``not_candidates`` pairs a node with the status that ruled it out. ``ineligible`` is
+    why the pod may not preempt at all; ``no_potential_nodes`` that no node was worth a
+    dry run; ``extenders_kept`` the candidates extenders left (None: none asked);
+    ``criterion`` which pickOneNodeForPreemption rule decided among several.
+    """
+
+    candidates: list[PreemptionCandidate] = field(default_factory=list)
+    not_candidates: list[tuple[str, str]] = field(default_factory=list)
+    chosen: str = ""
+    chosen_victims: list[str] = field(default_factory=list)
+    criterion: str = ""
+    ineligible: str = ""
+    no_potential_nodes: bool = False
+    extenders_kept: list[str] | None = None
+
+
+@dataclass(slots=True)
 class PostFilterResult:
     """``nominated_node_name`` None is kube-scheduler's ModeNoop; "" clears a nomination."""
 
@@ -49,6 +80,8 @@ class PostFilterResult:
     # (made only when the plan keeps it: dry runs can explain thousands of nodes).
     victims: list[Pod] = field(default_factory=list)
     detail: Callable[[], dict[str, Any]] | None = None
+    # The same as data, made only when the plan keeps it.
+    record: Callable[[], PreemptionRecord] | None = None
 
 
 @dataclass(slots=True)

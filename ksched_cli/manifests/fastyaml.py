@@ -10,11 +10,17 @@ Anything outside that common subset (anchors and aliases, explicit tags, ``<<``
 merge keys, complex keys) and every syntax error raise ``Unsupported`` / YAMLError,
 and the caller reads the file again with the standard loader, which then either
 produces the same values or reports the error at its position.
+
+Two things the safe loader lets pass are noted on the way, as the API server's strict
+decoding rejects them: a key repeated in one mapping (recorded in ``duplicates``; the
+last value wins in the result, as in the safe loader) and nesting deeper than
+``MAX_DEPTH`` (``TooDeep``, raised at once, so the reading stays bounded).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import itertools
+from typing import Any, NamedTuple
 
 import yaml
 from yaml.events import (
@@ -38,10 +44,41 @@ except ImportError:  # pragma: no cover - pure-Python PyYAML build
 
 STR_TAG = "tag:yaml.org,2002:str"
 _MISSING = object()
+# Objects and lists inside one another; Kubernetes objects use fewer than 30 levels.
+MAX_DEPTH = 1000
 
 
 class Unsupported(Exception):
     """The text uses YAML features this reader leaves to the standard loader."""
+
+
+class TooDeep(Exception):
+    """Collections nested deeper than MAX_DEPTH; line and column are 1-based (0: unknown)."""
+
+    def __init__(self, line: int, column: int, message: str = "") -> None:
+        super().__init__(message or f"nested more than {MAX_DEPTH} levels deep")
+        self.line = line
+        self.column = column
+
+
+class Duplicate(NamedTuple):
+    """A key given twice in one mapping: 0-based document, field path, 1-based position."""
+
+    document: int
+    field: str
+    line: int
+    column: int
+
+
+def field_path(parts: list[Any]) -> str:
+    """``['spec', 'containers', 0, 'image']`` -> ``spec.containers[0].image``."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
 
 
 class _Scalars:
@@ -72,15 +109,31 @@ def available() -> bool:
     return _Parser is not None
 
 
-def load_all(text: str) -> list[Any]:
-    """Every document of ``text``; raises Unsupported or yaml.YAMLError (see module doc)."""
+def load_all(text: str, duplicates: list[Duplicate] | None = None) -> list[Any]:
+    """Every document of ``text``; raises Unsupported, TooDeep or yaml.YAMLError.
+
+    Keys repeated within a mapping are appended to ``duplicates`` when it is given.
+    """
     if _Parser is None:  # pragma: no cover
         raise Unsupported("no C parser")
     parser = _Parser(text)
     try:
-        return _build(parser.get_event, _Scalars())
+        return _build(parser.get_event, _Scalars(), [] if duplicates is None else duplicates)
     finally:
         parser.dispose()
+
+
+def _duplicate(documents: list[Any], stack: list[Any], key: Any, event: Any) -> Duplicate:
+    """The path of ``key`` repeated in the innermost open mapping (only built on a find)."""
+    parts: list[Any] = []
+    for container, child in itertools.pairwise(stack):
+        if type(container) is list:
+            parts.append(len(container) - 1)  # the child is the item being read: the last
+        else:
+            parts.append(next(k for k, v in container.items() if v is child))
+    parts.append(key)
+    mark = event.start_mark
+    return Duplicate(len(documents), field_path(parts), mark.line + 1, mark.column + 1)
 
 
 def _scalar(event: ScalarEvent, scalars: _Scalars) -> Any:
@@ -94,7 +147,7 @@ def _scalar(event: ScalarEvent, scalars: _Scalars) -> Any:
     raise Unsupported(tag)
 
 
-def _build(get_event: Any, scalars: _Scalars) -> list[Any]:
+def _build(get_event: Any, scalars: _Scalars, duplicates: list[Duplicate]) -> list[Any]:
     documents: list[Any] = []
     # Open containers; for a mapping, keys[i] holds its pending key (or _MISSING).
     stack: list[Any] = []
@@ -117,6 +170,8 @@ def _build(get_event: Any, scalars: _Scalars) -> list[Any]:
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
             if event.anchor is not None or (not event.implicit and event.tag is not None):
                 raise Unsupported("anchor or tag on a collection")
+            if len(stack) >= MAX_DEPTH:
+                raise TooDeep(event.start_mark.line + 1, event.start_mark.column + 1)
             value = {} if cls is MappingStartEvent else []
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
             stack.pop()
@@ -141,6 +196,8 @@ def _build(get_event: Any, scalars: _Scalars) -> list[Any]:
             elif keys[-1] is _MISSING:
                 if cls is not ScalarEvent:
                     raise Unsupported("complex key")
+                if value in top:
+                    duplicates.append(_duplicate(documents, stack, value, event))
                 keys[-1] = value
             else:
                 top[keys[-1]] = value

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-import json
+import contextlib
+import errno
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
 from ..errors import KschedError, Location
+from ..readers import file_type
 from ..yamlio import load_documents, read_text
 from . import fastyaml
+from .fastyaml import Duplicate
+from .jsondoc import json_document
+from .yamlscan import scan_events
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -20,10 +26,12 @@ MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 def manifest_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
     """The files to read, in load order, and a warning for each directory holding none.
 
-    A file named on the command line is read whatever its suffix. A directory is
-    walked as ``kubectl apply -R`` walks it (names sorted at each level, so
-    ``a/x.yaml`` precedes ``a.yaml``), keeping ``*.yaml``, ``*.yml``, ``*.json``;
-    hidden entries (``.git``, ``.github``) and symlinked directories are skipped.
+    A file named on the command line is read whatever its suffix (and refused when it
+    is not a regular file, see ``readers``). A directory is walked as ``kubectl apply -R``
+    walks it (names sorted at each level, so ``a/x.yaml`` precedes ``a.yaml``), keeping
+    ``*.yaml``, ``*.yml``, ``*.json``; hidden entries (``.git``, ``.github``) and
+    symlinked directories are skipped, and so, with a warning, are manifest-named
+    entries that are not regular files (a broken link, a link loop, a device).
     A file reached twice is read once.
     """
     files: list[Path] = []
@@ -31,18 +39,18 @@ def manifest_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
     for text in paths:
         path = Path(text)
         if path.is_dir():
-            found = _walk(path)
+            found = _walk(path, warnings)
             if not found:
                 warnings.append(f"{path}: no *.yaml, *.yml or *.json files in this directory")
             files.extend(found)
-        elif path.exists():
-            files.append(path)
+        elif path.exists() or path.is_symlink():
+            files.append(path)  # a link loop or a device is refused, with its reason, on reading
         else:
             raise KschedError("no such file or directory", Location(text))
     return _unique(files), warnings
 
 
-def _walk(directory: Path) -> list[Path]:
+def _walk(directory: Path, warnings: list[str]) -> list[Path]:
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as exc:
@@ -53,44 +61,88 @@ def _walk(directory: Path) -> list[Path]:
         if entry.name.startswith("."):
             continue
         if entry.is_dir(follow_symlinks=False):
-            out.extend(_walk(Path(entry.path)))
-        elif entry.name.endswith(MANIFEST_SUFFIXES) and entry.is_file():
-            out.append(Path(entry.path))
+            out.extend(_walk(Path(entry.path), warnings))
+        elif entry.name.endswith(MANIFEST_SUFFIXES):
+            problem = _not_regular(entry)
+            if problem is None:
+                out.append(Path(entry.path))
+            elif problem:
+                warnings.append(f"{entry.path}: skipped: {problem}")
     return out
+
+
+def _not_regular(entry: os.DirEntry[str]) -> str | None:
+    """None for a regular file (or a link to one), else why it is skipped ("" for a directory)."""
+    try:
+        info = entry.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop"
+        if exc.errno == errno.ENOENT:
+            return "broken symbolic link"
+        return f"cannot read: {exc.strerror}"
+    if stat.S_ISREG(info.st_mode):
+        return None
+    # A link to a directory named like a manifest: skipped as symlinked directories are.
+    return "" if stat.S_ISDIR(info.st_mode) else f"not a regular file ({file_type(info.st_mode)})"
 
 
 def _unique(files: list[Path]) -> list[Path]:
     seen: set[Path] = set()
     out = []
     for path in files:
-        real = path.resolve()
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError):  # a link loop: reading it reports the problem
+            real = path.absolute()
         if real not in seen:
             seen.add(real)
             out.append(path)
     return out
 
 
-def read_documents(path: Path, text: str | None = None) -> tuple[str, list[Any]]:
-    """The file's text (or ``text``, for standard input) and its documents (``None`` for
-    empty ones).
+class Decoded(NamedTuple):
+    """A file's text, its documents (``None`` for empty ones) and its repeated keys."""
+
+    text: str
+    documents: list[Any]
+    duplicates: list[Duplicate]
+
+
+def read_documents(path: Path, text: str | None = None) -> Decoded:
+    """The file's text (or ``text``, for standard input), documents and repeated keys.
 
     JSON (what ``kubectl get -o json`` writes) goes through the json module, several
     times faster than a YAML parser; YAML through ``fastyaml``. Whatever those reject
     is read by the standard loader, which reports errors with their position.
+    Nesting deeper than ``fastyaml.MAX_DEPTH`` is refused on every path.
     """
-    if text is None:
-        text = read_text(path)
-    if text.lstrip()[:1] == "{":
+    return decode_text(read_text(path) if text is None else text, str(path))
+
+
+def decode_text(text: str, name: str) -> Decoded:
+    """``read_documents`` for text at hand, named ``name`` in messages."""
+    duplicates: list[Duplicate] = []
+    try:
+        if text.lstrip()[:1] == "{":
+            try:
+                return Decoded(text, [json_document(text, duplicates)], duplicates)
+            except ValueError:
+                duplicates.clear()
         try:
-            return text, [json.loads(text)]
-        except ValueError:
-            pass
-    try:
-        return text, fastyaml.load_all(text)
-    except (fastyaml.Unsupported, yaml.YAMLError, ValueError, TypeError):
-        pass
-    try:
-        return text, load_documents(path, text)
+            return Decoded(text, fastyaml.load_all(text, duplicates), duplicates)
+        except (fastyaml.Unsupported, yaml.YAMLError, TypeError):
+            duplicates.clear()
+        # The standard loader builds nodes recursively: scan depth and keys on events first.
+        with contextlib.suppress(yaml.YAMLError):  # the loader reports it at its position
+            duplicates.extend(scan_events(text))
+        return Decoded(text, load_documents(Path(name), text), duplicates)
+    except fastyaml.TooDeep as exc:
+        if not exc.line:
+            raise KschedError(str(exc), Location(name)) from None
+        number = document_number(text, exc.line)
+        location = Location(name, exc.line, exc.column, number)
+        raise KschedError(str(exc), location, f"document {number}") from None
     except KschedError as exc:
         raise _with_document(exc, text) from None
 

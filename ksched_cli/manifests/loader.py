@@ -1,9 +1,10 @@
 """Reading manifest files and directories into a Cluster, admitted as the API server would.
 
 Documents are decoded on the fast path (json module, ``fastyaml`` over PyYAML's C
-parser, ``yamlio.load_documents`` as the fallback) and parsed object by object;
-positions are looked up only when something is wrong, and the first problem aborts
-the load with one positioned line.
+parser, ``yamlio.load_documents`` as the fallback), checked as the API server would
+(repeated keys, unknown fields, values: ``checks``) and parsed object by object;
+positions are looked up only when something is wrong. Every problem of every file is
+reported, one positioned line each (``problems``), and nothing is planned.
 """
 
 from __future__ import annotations
@@ -40,8 +41,11 @@ from .admission import (
     default_priority_class,
     default_storage_class,
 )
+from .checks import check_object, duplicate_problem
+from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
 from .positions import field_position
+from .problems import ProblemList, duplicate_error, is_list
 from .sources import STDIN_PATH, manifest_sources, stdin_text
 
 
@@ -116,14 +120,19 @@ KINDS: Mapping[str, KindSpec] = {
 }
 READ_KINDS = ", ".join(KINDS)
 FINISHED_PHASES = ("Succeeded", "Failed")
-def load_cluster(paths: Sequence[str], reconcile_workloads: bool = True) -> LoadResult:
+def load_cluster(
+    paths: Sequence[str], reconcile_workloads: bool = True, *, checks: bool = True
+) -> LoadResult:
     """Every object of ``paths`` (files, directories, ``-``), in load order; see
-    semantics.md §1. Workload objects then become their pods (``controllers.reconcile``)."""
+    semantics.md §1. Workload objects then become their pods (``controllers.reconcile``).
+
+    ``checks=False`` skips the API server's checks (repeated keys, unknown fields, value
+    rules); only the benchmark of their cost uses it.
+    """
     files, warnings = manifest_sources(paths)
-    builder = _Builder()
+    builder = _Builder(checks)
     with _gc_paused():
-        for path in files:
-            builder.add_file(path)
+        builder.add_files(files)
         builder.finish()
         if reconcile_workloads:
             builder.reconcile()
@@ -138,8 +147,7 @@ def load_into(paths: Sequence[str], base: Cluster) -> LoadResult:
     builder.cluster.priority_classes.update(base.priority_classes)
     builder.known_nodes = {n.name for n in base.nodes}
     with _gc_paused():
-        for path in files:
-            builder.add_file(path)
+        builder.add_files(files)
         builder.finish()
     return LoadResult(builder.cluster, warnings + builder.warnings)
 
@@ -168,6 +176,15 @@ def describe(kind: str, raw: Any, namespaced: bool) -> str:
     assert isinstance(meta, Mapping)
     namespace = meta.get("namespace")
     return f"{kind} {namespace if isinstance(namespace, str) and namespace else 'default'}/{name}"
+
+
+def _describe_any(raw: Any) -> str:
+    """``describe`` for a decoded document of any kind (read or not)."""
+    kind = raw.get("kind") if isinstance(raw, Mapping) else None
+    if not isinstance(kind, str) or not kind:
+        return "object"
+    spec = KINDS.get(kind)
+    return describe(kind, raw, spec.namespaced if spec else True)
 
 
 def object_key(raw: Raw, namespaced: bool) -> str:
@@ -203,7 +220,8 @@ def positioned_error(
 
 
 class _Builder:
-    def __init__(self) -> None:
+    def __init__(self, checks: bool = True) -> None:
+        self.checks = checks
         self.cluster = Cluster()
         self.warnings: list[str] = []
         # kind -> key -> where the object with that key was defined (duplicate detection).
@@ -212,6 +230,7 @@ class _Builder:
         self._pod_origins: list[Origin] = []
         self._explicit_priority: list[bool] = []
         self._ignored: Counter[tuple[str, str | None]] = Counter()
+        self.problems = ProblemList()
         self._finished_pods = 0
         self._path: Path | None = None  # the file being read, whose text is self._text
         self._text = ""
@@ -220,11 +239,23 @@ class _Builder:
         # Nodes that exist outside these files (load_into), which bound pods may name.
         self.known_nodes: set[str] = set()
 
+    def add_files(self, files: Sequence[Path]) -> None:
+        """Read every file; then, if any had a problem, raise them all (nothing is built)."""
+        for path in files:
+            self.add_file(path)
+        self.problems.raise_any()
+
     def add_file(self, path: Path) -> None:
         self._path = path
         text = stdin_text() if path == STDIN_PATH else None
-        self._text, documents = read_documents(path, text)
+        try:
+            self._text, documents, duplicates = read_documents(path, text)
+        except KschedError as exc:
+            self.problems.record(exc)
+            return
         self._documents[path] = len(documents)
+        for duplicate in duplicates if self.checks else ():
+            self._add_duplicate(duplicate, documents[duplicate.document], path)
         for index, document in enumerate(documents):
             documents[index] = None  # the decoded form is garbage once parsed: free it early
             if document is not None:
@@ -232,12 +263,13 @@ class _Builder:
         self._path, self._text = None, ""
 
     def _add_document(self, document: Any, path: Path, index: int) -> None:
-        if isinstance(document, Mapping) and _is_list(document):
+        if isinstance(document, Mapping) and is_list(document):
             items = document.get("items")
             if items is not None and not isinstance(items, list):
                 origin = Origin(path, index, None)
-                raise self._error(origin, str(document["kind"]), "items",
-                                  f"expected a list, got {type_name(items)}")
+                self._report(origin, str(document["kind"]), "items",
+                             f"expected a list, got {type_name(items)}")
+                return
             # A typed list (PodList, from the API itself) leaves kind out of its items.
             item_kind = document["kind"][:-4] or None
             item_api = document.get("apiVersion") if item_kind else None
@@ -250,12 +282,14 @@ class _Builder:
         self, raw: Any, origin: Origin, default_kind: str | None, default_api: str | None
     ) -> None:
         if not isinstance(raw, Mapping):
-            raise self._error(origin, "object", "", f"expected an object, got {type_name(raw)}")
+            self._report(origin, "object", "", f"expected an object, got {type_name(raw)}")
+            return
         kind = raw.get("kind") or default_kind
         if not isinstance(kind, str):
             what = describe("object", raw, False)
             problem = f"expected a string, got {type_name(kind)}" if kind else "Required value"
-            raise self._error(origin, what, "kind", problem)
+            self._report(origin, what, "kind", problem)
+            return
         spec = KINDS.get(kind)
         api = raw.get("apiVersion") or default_api
         # No apiVersion is taken as the expected one; another API group's kind of the same
@@ -267,11 +301,18 @@ class _Builder:
             # kube-scheduler's pod informer filters out Succeeded and Failed pods.
             self._finished_pods += 1
             return
+        problems = (
+            check_object(kind, str(api or spec.api_version), raw, spec.namespaced)
+            if self.checks
+            else []
+        )
         try:
-            self._store(kind, spec, raw, origin)
+            if not problems:
+                self._store(kind, spec, raw, origin)
         except ObjectError as exc:
-            raise self._error(origin, describe(kind, raw, spec.namespaced), exc.field,
-                              exc.message) from None
+            problems = [exc]
+        for found in problems:
+            self._report(origin, describe(kind, raw, spec.namespaced), found.field, found.message)
 
     def _store(self, kind: str, spec: KindSpec, raw: Raw, origin: Origin) -> None:
         obj = spec.parse(raw)
@@ -290,6 +331,19 @@ class _Builder:
         elif kind == "Node":
             obj.load_index = len(self.cluster.nodes)
         spec.store(self.cluster, key, obj)
+
+    def _add_duplicate(self, duplicate: Duplicate, document: Any, path: Path) -> None:
+        item, what, error = duplicate_error(duplicate, document, path, _describe_any)
+        if error is not None:
+            self.problems.record(error)
+        else:  # not placed by the decoder: looked up as any field is
+            origin = Origin(path, duplicate.document, item)
+            field = duplicate_problem(duplicate, item is not None)[1]
+            self._report(origin, what, field.field, field.message)
+
+    def _report(self, origin: Origin, what: str, field_path: str, message: str) -> None:
+        """Record one problem; its position is looked up only while the list is not full."""
+        self.problems.report(lambda: self._error(origin, what, field_path, message))
 
     def _error(self, origin: Origin, what: str, field_path: str, message: str) -> KschedError:
         text = self._text if origin.path == self._path else None
@@ -365,13 +419,6 @@ class _Builder:
 
         result = reconcile(self.cluster)
         self.warnings += result.notes
-
-
-def _is_list(document: Mapping[str, Any]) -> bool:
-    kind = document.get("kind")
-    if not isinstance(kind, str):
-        return False
-    return kind == "List" or (kind.endswith("List") and "items" in document)
 
 
 def _finished(raw: Raw) -> bool:

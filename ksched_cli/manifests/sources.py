@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..readers import read_stdin_text
 from .files import manifest_files
 
 STDIN = "-"
@@ -15,10 +15,11 @@ _stdin_text: str | None = None
 
 
 def stdin_text() -> str:
-    """Standard input, read once (``plan - cluster/``; diff may name it for both sides)."""
+    """Standard input, read once (``plan - cluster/``; diff may name it for both sides),
+    within the input size limit (``readers``)."""
     global _stdin_text
     if _stdin_text is None:
-        _stdin_text = sys.stdin.read()
+        _stdin_text = read_stdin_text()
     return _stdin_text
 
 
@@ -32,9 +33,16 @@ def manifest_sources(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
     for path in paths:
         found, warned = ([STDIN_PATH], []) if path == STDIN else manifest_files([path])
         for file in found:
-            real = file if file == STDIN_PATH else file.resolve()
+            real = file if file == STDIN_PATH else _real(file)
             if real not in seen:  # a file reached twice is read once
                 seen.add(real)
                 files.append(file)
         warnings += warned
     return files, warnings
+
+
+def _real(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a link loop: reading it reports the problem
+        return path.absolute()

@@ -56,6 +56,7 @@ class Plugin:
         if result is not None:
             lines = evaluator.explain_lines
             result.detail = lambda: {"lines": [f"preemption: {line}" for line in lines()]}
+            result.record = evaluator.record
         message = status.message()
         if message:
             return result, Status(status.code, f"preemption: {message}")

@@ -55,16 +55,7 @@ def _attempt_doc(a: Attempt) -> dict[str, Any]:
 
 
 def timeline_document(timeline: Timeline) -> dict[str, Any]:
-    entries = []
-    for entry in timeline.entries:
-        doc: dict[str, Any] = {"time": entry.time, "step": entry.step}
-        if entry.operation is not None:
-            doc["changes"] = [change_doc(c) for c in entry.operation.changes]
-            if entry.operation.warnings:
-                doc["warnings"] = list(entry.operation.warnings)
-        doc["requeued"] = [{"event": r.event, "pods": r.pods} for r in entry.requeued]
-        doc["decisions"] = [_attempt_doc(a) for a in entry.attempts]
-        entries.append(doc)
+    entries = timeline_entries(timeline)
     plan = plan_document(timeline.plan, explain=False)
     whatif = whatif_document(timeline.report)
     return {
@@ -76,3 +67,18 @@ def timeline_document(timeline: Timeline) -> dict[str, Any]:
         "outcomes": whatif["outcomes"],
         "nodes": nodes_doc(timeline.report.before, timeline.report.after),
     }
+
+
+def timeline_entries(timeline: Timeline) -> list[dict[str, Any]]:
+    """The document's ``timeline``: per step its changes, requeues and decisions."""
+    entries = []
+    for entry in timeline.entries:
+        doc: dict[str, Any] = {"time": entry.time, "step": entry.step}
+        if entry.operation is not None:
+            doc["changes"] = [change_doc(c) for c in entry.operation.changes]
+            if entry.operation.warnings:
+                doc["warnings"] = list(entry.operation.warnings)
+        doc["requeued"] = [{"event": r.event, "pods": r.pods} for r in entry.requeued]
+        doc["decisions"] = [_attempt_doc(a) for a in entry.attempts]
+        entries.append(doc)
+    return entries

@@ -1,6 +1,6 @@
 """The what-if answer as data: the cluster before and after, and what happened to pods.
 
-Renderers (text, JSON/YAML, and later HTML) read only these types; docs/whatif.md
+Renderers (text, JSON/YAML and HTML) read only these types; docs/whatif.md
 describes each field.
 """
 

@@ -48,7 +48,7 @@ def read_template(file: str, cluster: Cluster) -> Pod:
     if not path.is_file():
         problem = "not a file" if path.exists() else "no such file"
         raise KschedError(problem, Location(file))
-    text, documents = read_documents(path)
+    text, documents, _ = read_documents(path)
     index = next((i for i, d in enumerate(documents) if d is not None), None)
     if index is None:
         raise KschedError("no Pod or workload manifest", Location(file))

@@ -163,7 +163,7 @@ def test_an_extender_that_never_answers_costs_one_timeout(tmp_path: Path) -> Non
         read_request(conn)
         stop.wait(5)
 
-    more = "".join(pod(f"web-{i}", "default") for i in range(5))
+    more = "---\n".join(pod(f"web-{i}", "default") for i in range(5))
     with raw_server(silent) as url:
         started = time.monotonic()
         result = _filter_plan(tmp_path, url, pods=more)

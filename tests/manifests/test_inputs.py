@@ -34,9 +34,9 @@ def test_directory_recursion_order(tmp_path: Path) -> None:
                                     "spec": {"containers": [{"name": "c"}]}}),
         "c.txt": pod("not-read"),
         ".hidden/h.yaml": pod("not-read-hidden"),
-        "Z.yaml": pod("p-Z"),
+        "Z.yaml": pod("p-upper-z"),
     })
-    assert pod_names([tmp_path]) == ["p-Z", "p-a-sub-y", "p-a-x", "p-a", "p-b"]
+    assert pod_names([tmp_path]) == ["p-upper-z", "p-a-sub-y", "p-a-x", "p-a", "p-b"]
 
 
 def test_paths_keep_argument_order_and_files_are_read_once(tmp_path: Path) -> None:

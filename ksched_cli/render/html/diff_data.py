@@ -7,7 +7,6 @@ nodes), ``new`` (placed only with head), ``lost`` (placed only with base) or ``c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ...diff.model import DiffResult, PodChange, PodState, Side
@@ -34,11 +33,10 @@ def _placed(state: PodState | None) -> bool:
     return state is not None and state.outcome in _PLACED
 
 
-def diff_page(
-    result: DiffResult, owners: Mapping[str, str], title: str = "ksched diff"
-) -> dict[str, Any]:
-    """The diff page's data dict (JSON-ready); ``owners`` maps pod keys to ``Pod.workload``."""
-    changes = [change_row(c, owners.get(c.pod, "")) for c in result.changes]
+def diff_page(result: DiffResult, title: str = "ksched diff") -> dict[str, Any]:
+    """The diff page's data dict (JSON-ready); each pod's owner is the diff's
+    ``PodChange.owner`` (head's, else base's)."""
+    changes = [change_row(c) for c in result.changes]
     return {
         "kind": "diff",
         "title": title,
@@ -82,7 +80,7 @@ def _state(state: PodState | None) -> dict[str, Any] | None:
     return doc
 
 
-def change_row(c: PodChange, owner: str) -> dict[str, Any]:
+def change_row(c: PodChange) -> dict[str, Any]:
     row: dict[str, Any] = {
         "pod": c.pod,
         "category": category(c),
@@ -92,8 +90,8 @@ def change_row(c: PodChange, owner: str) -> dict[str, Any]:
         "head": _state(c.head),
         "why": why_text(c),
     }
-    if owner:
-        row["owner"] = owner
+    if c.owner:
+        row["owner"] = c.owner
     if c.margin is not None:
         row["drivers"] = [{"plugin": d.plugin, "shift": d.shift} for d in c.margin.drivers]
     return row

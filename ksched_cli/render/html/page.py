@@ -1,10 +1,12 @@
 """Render a page's data dict with its Jinja2 template into one self-contained HTML file.
 
-Each page kind (``plan``, ``diff``; what-if commands add theirs) is one template
-``templates/<kind>.html.j2`` extending ``base.html.j2`` and one script
-``static/<kind>.js``; the stylesheet and ``static/report.js`` (tables, paging, bars,
-formatting) are shared. Everything is inlined: the page loads nothing, and its
-Content-Security-Policy forbids it to.
+Each page kind (``plan``, ``diff``, ``capacity``, ``simulate``) is one template
+``templates/<kind>.html.j2`` extending ``base.html.j2`` (or another kind's template)
+and the scripts ``SCRIPTS[kind]`` in order, ending with its own ``static/<kind>.js``;
+the stylesheet and ``static/report.js`` (tables, paging, bars, formatting) are shared,
+as are the parts several kinds draw (``cluster.js``: nodes before and after;
+``whatif.js``: operations and pod changes). Everything is inlined: the page loads
+nothing, and its Content-Security-Policy forbids it to.
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # Jinja2 is imported only when a page is rendered (CLI start-up).
     import jinja2
 
-PAGE_KINDS = ("plan", "diff")
+# Per page kind, the scripts it runs after static/report.js, in order.
+SCRIPTS = {
+    "plan": ("cluster.js", "whatif.js", "plan.js"),
+    "diff": ("whatif.js", "diff.js"),
+    "capacity": ("cluster.js", "whatif.js", "capacity.js"),
+    "simulate": ("cluster.js", "whatif.js", "plan.js", "timeline.js"),
+}
+PAGE_KINDS = tuple(SCRIPTS)
 
 
 def render_page(kind: str, data: dict[str, Any]) -> str:
@@ -33,7 +42,7 @@ def render_page(kind: str, data: dict[str, Any]) -> str:
         data_json=Markup(embed_json(data)),
         css=Markup(_static("report.css")),
         common_js=Markup(_static("report.js")),
-        page_js=Markup(_static(f"{kind}.js")),
+        page_js=Markup("\n".join(_static(name) for name in SCRIPTS[kind])),
     )
 
 

@@ -154,8 +154,9 @@ def reason_groups(
     return groups, ids
 
 
-def split_reasons(message: str) -> list[str]:
-    """The reasons of a FitError message without their node counts; else the message."""
+def split_reasons(message: str, counts: bool = False) -> list[str]:
+    """The reasons of a FitError message without their node counts (with them when
+    ``counts``); else the message."""
     m = _FIT_ERROR.match(message)
     if m is None:
         return [message]
@@ -164,7 +165,7 @@ def split_reasons(message: str) -> list[str]:
     for part in m["reasons"].split(", "):
         counted = _COUNTED.match(part)
         if counted is not None or not reasons:
-            reasons.append(counted["reason"] if counted is not None else part)
+            reasons.append(counted["reason"] if counted is not None and not counts else part)
         else:
             reasons[-1] += ", " + part
     return list(dict.fromkeys(reasons))

@@ -8,13 +8,12 @@ candidates and the Permit waits. Only that is kept, so the page stays small.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from ...engine.records import Attempt
+from ...engine.records import Attempt, PermitWait, PreemptionRecord
 from ...framework.columns import IntArray
 
 # Best-scored other nodes drawn next to the chosen one.
@@ -24,15 +23,6 @@ SAMPLE = 8
 # Attempts kept per pod: the first ones and the last ones (an unschedulable pod retries).
 FIRST_ATTEMPTS = 5
 LAST_ATTEMPTS = 5
-
-# The engine's explanation lines (engine/cycle.py, framework/preemption.py).
-_CANDIDATE = re.compile(r"^candidate (?P<node>\S+): victims (?P<victims>.*); (?P<pdb>\d+) PDB")
-_NOT_CANDIDATE = re.compile(r"^not a candidate (?P<node>\S+): (?P<message>.*)$")
-_CHOSE = re.compile(r"^chose (?P<node>\S+): victims")
-_WAITING = re.compile(r"^waiting at (?P<plugin>\S+) from t=(?P<start>[\d.e+-]+)s, "
-                      r"timeout at t=(?P<timeout>[\d.e+-]+)s$")
-_ALLOWED = re.compile(r"^allowed at t=(?P<time>[\d.e+-]+)s: bound to (?P<node>\S+)$")
-_REJECTED = re.compile(r"^rejected at t=(?P<time>[\d.e+-]+)s by (?P<by>.+?): (?P<message>.*)$")
 
 
 def pod_story(attempts: Sequence[Attempt]) -> dict[str, Any]:
@@ -64,12 +54,10 @@ def attempt_story(a: Attempt) -> dict[str, Any]:
         doc["scores"] = scores
     if a.victims:
         doc["victims"] = list(a.victims)
-    preemption = a.detail.get("preemption")
-    if isinstance(preemption, dict):
-        doc["preemption"] = preemption_story(preemption.get("lines", []))
-    permit = a.detail.get("permit")
-    if isinstance(permit, list) and permit:
-        doc["permit"] = permit_story(permit)
+    if a.preemption is not None:
+        doc["preemption"] = preemption_story(a.preemption)
+    if a.permit:
+        doc["permit"] = permit_story(a.permit)
     volumes = a.detail.get("volumes")
     if isinstance(volumes, list) and volumes:
         doc["volumes"] = [str(v) for v in volumes]
@@ -163,51 +151,51 @@ def _best(
     return sorted(index.tolist(), key=lambda i: (-int(total[i]), names[i]))
 
 
-def preemption_story(lines: Sequence[str]) -> dict[str, Any]:
+def preemption_story(p: PreemptionRecord) -> dict[str, Any]:
     """The candidates (node, victims, PDB violations), the chosen node, and the rest counted."""
-    candidates: list[dict[str, Any]] = []
     others: dict[str, int] = {}
-    chosen = ""
-    notes: list[str] = []
-    for raw in lines:
-        line = raw.removeprefix("preemption: ")
-        if m := _CANDIDATE.match(line):
-            # Victims are listed as plain text: "a, b", or "none".
-            victims = [] if m["victims"] == "none" else m["victims"].split(", ")
-            candidates.append({"node": m["node"], "victims": victims, "pdb": int(m["pdb"])})
-        elif m := _NOT_CANDIDATE.match(line):
-            others[m["message"]] = others.get(m["message"], 0) + 1
-        elif m := _CHOSE.match(line):
-            chosen = m["node"]
-            notes.append(line)
-        else:
-            notes.append(line)
+    for _, why in p.not_candidates:
+        others[why] = others.get(why, 0) + 1
     return {
-        "candidates": candidates[: SAMPLE * 4],
-        "candidateCount": len(candidates),
-        "chosen": chosen,
+        "candidates": [
+            {"node": c.node, "victims": list(c.victims), "pdb": c.pdb_violations}
+            for c in p.candidates[: SAMPLE * 4]
+        ],
+        "candidateCount": len(p.candidates),
+        "chosen": p.chosen,
         "notCandidates": [
             {"reason": reason, "count": count}
             for reason, count in sorted(others.items(), key=lambda kv: (-kv[1], kv[0]))
         ],
-        "notes": notes,
+        "notes": preemption_notes(p),
     }
 
 
-def permit_story(lines: Sequence[str]) -> list[dict[str, Any]]:
+def preemption_notes(p: PreemptionRecord) -> list[str]:
+    """What the candidate table does not say: why there were none, or how one was chosen."""
+    notes = []
+    if p.ineligible:
+        notes.append(f"not eligible: {p.ineligible}")
+    if p.no_potential_nodes:
+        notes.append("no node where preemption might help")
+    if p.extenders_kept is not None:
+        notes.append(f"extenders kept {', '.join(p.extenders_kept) or 'none'}")
+    if p.criterion:
+        notes.append(f"decided by {p.criterion}")
+    if p.chosen:
+        notes.append(f"chose {p.chosen}: victims {', '.join(p.chosen_victims) or 'none'}")
+    return notes
+
+
+def permit_story(waits: Sequence[PermitWait]) -> list[dict[str, Any]]:
     """Each Permit wait: plugin, start, timeout, and how and when it ended."""
-    waits: list[dict[str, Any]] = []
-    for line in lines:
-        if m := _WAITING.match(line):
-            waits.append(
-                {"plugin": m["plugin"], "start": float(m["start"]),
-                 "timeout": float(m["timeout"])}
-            )
-        elif (m := _ALLOWED.match(line)) is not None:
-            for wait in waits:
-                wait.update(end=float(m["time"]), outcome="allowed", node=m["node"])
-        elif (m := _REJECTED.match(line)) is not None:
-            for wait in waits:
-                wait.update(end=float(m["time"]), outcome="rejected", by=m["by"],
-                            message=m["message"])
-    return waits
+    out: list[dict[str, Any]] = []
+    for w in waits:
+        doc: dict[str, Any] = {"plugin": w.plugin, "start": w.start, "timeout": w.timeout}
+        if w.end is not None:
+            doc.update(end=w.end, outcome=w.outcome)
+            for key, value in (("node", w.node), ("by", w.by), ("message", w.message)):
+                if value:
+                    doc[key] = value
+        out.append(doc)
+    return out

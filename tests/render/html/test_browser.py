@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -21,6 +22,7 @@ from tests.diff.helpers import run as run_diff
 
 from .helpers import page_data, reports
 from .test_structure import _expected_nodes
+from .whatif_reports import capacity_answer, plan_answer, simulate_answer
 
 
 def _no_browser(why: str) -> None:
@@ -197,3 +199,129 @@ def test_page_and_python_format_amounts_alike(page: Page, tmp_path: Path) -> Non
     cases = [(v, r) for v in values for r in ("cpu", "memory", "pods")]
     shown = page.evaluate(f"{json.dumps(cases)}.map(([v, r]) => KS.amount(v, r))")
     assert shown == [amount(v, r) for v, r in cases]
+
+
+def _triple(side: dict[str, Any] | None, key: str = "requested") -> list[int] | None:
+    return None if side is None else [side[r][key] for r in ("cpu", "memory", "pods")]
+
+
+def test_drain_report_in_chromium(page: Page, tmp_path: Path) -> None:
+    answer = plan_answer("drain")
+    whatif = answer.doc["whatif"]
+    _open(page, answer.html, tmp_path / "drain.html")
+    # The What-if tab is first and open: every pod change, in order, with its PDB.
+    assert page.evaluate("document.getElementById('whatif').hidden") is False
+    rows = page.evaluate("""[...document.querySelectorAll('#wi-changes tr[data-pod]')].map(tr =>
+        [tr.dataset.pod, tr.dataset.change, tr.querySelector('td.pdb').textContent])""")
+    expected = [c for op in whatif["operations"] for c in op["changes"]] + whatif["outcomes"]
+    assert rows == [[c["pod"], c["change"], c.get("podDisruptionBudget", "")] for c in expected]
+    # Nodes: the changed ones, then all, with the JSON's requests and allocatable.
+    usage = """[...document.querySelectorAll('#wi-usage tr[data-node]')].map(tr =>
+        [tr.dataset.node, ...['before', 'after', 'allocBefore', 'allocAfter'].map(k =>
+          [...tr.querySelectorAll('td.res')].map(td => td.dataset[k] === undefined
+            ? null : Number(td.dataset[k])))])"""
+
+    def want(n: dict[str, Any]) -> list[Any]:
+        b, a = n.get("before"), n.get("after")
+        return [n["name"], _triple(b), _triple(a), _triple(b, "allocatable"),
+                _triple(a, "allocatable")]
+
+    def shown(rows: list[list[Any]]) -> list[list[Any]]:
+        return [[r[0], *[None if all(v is None for v in vs) else vs for vs in r[1:]]]
+                for r in rows]
+
+    changed = [n for n in whatif["nodes"] if n.get("before") != n.get("after")]
+    assert shown(page.evaluate(usage)) == [want(n) for n in changed]
+    page.evaluate("document.getElementById('wi-all').click()")
+    assert shown(page.evaluate(usage)) == [want(n) for n in whatif["nodes"]]
+    # A chip filters the changes; a recreated pod opens its story.
+    page.evaluate("document.querySelector('#whatif-counts [data-change=BlockedDrain]').click()")
+    assert page.evaluate("[...document.querySelectorAll('#wi-changes tr[data-pod]')]"
+                         ".map(tr => tr.dataset.pod)") == ["default/web-7d9f6-8qz5m"]
+    moved = next(c for c in whatif["outcomes"] if c["change"] == "Moved")
+    page.evaluate(f"location.hash = '#pod={quote(moved['pod'], safe='')}'")
+    page.wait_for(f"document.getElementById('story-title').textContent === "
+                  f"{json.dumps(moved['pod'])}")
+    assert page.evaluate("document.getElementById('story-node').textContent") == moved["node"]
+    page.screenshot(tmp_path / "drain.png")
+    assert (tmp_path / "drain.png").stat().st_size > 1000
+    assert page.errors() == []
+
+
+@pytest.mark.parametrize("name", ["api", "worker-drained"])
+def test_capacity_report_in_chromium(page: Page, tmp_path: Path, name: str) -> None:
+    answer = capacity_answer(name)
+    doc = answer.doc
+    _open(page, answer.html, tmp_path / "capacity.html")
+    assert page.evaluate("document.getElementById('capacity-count').dataset.count") == str(
+        doc["count"])
+    copies = page.evaluate("""[...document.querySelectorAll('#copies-table tr[data-node]')]
+        .map(tr => [tr.dataset.node, Number(tr.querySelector('td.copies .count').textContent)])""")
+    assert dict(copies) == doc["perNode"]
+    # A node's row leads to the cluster view, whose numbers are the JSON's.
+    first = copies[0][0]
+    page.evaluate(f"document.querySelector('#copies-table tr[data-node={json.dumps(first)}]')"
+                  ".click()")
+    assert page.evaluate("document.getElementById('cluster').hidden") is False
+    assert [n for n in _shown_nodes(page)] == [first]
+    page.evaluate("""(() => { const s = document.getElementById('node-search');
+        s.value = ''; s.dispatchEvent(new Event('input')); })()""")
+    assert {k: (v["before"], v["after"]) for k, v in _shown_nodes(page).items()} == {
+        n["name"]: (_triple(n.get("before")), _triple(n.get("after"))) for n in doc["nodes"]}
+    page.screenshot(tmp_path / f"capacity-{name}.png")
+    assert page.errors() == []
+
+
+def test_simulate_report_in_chromium(page: Page, tmp_path: Path) -> None:
+    answer = simulate_answer()
+    doc = answer.doc
+    _open(page, answer.html, tmp_path / "simulate.html")
+    assert page.evaluate("document.getElementById('timeline').hidden") is False
+    steps = page.evaluate("""[...document.querySelectorAll('#steps li.step')].map(li => ({
+        requeued: [...li.querySelectorAll('ul.requeued li')].map(e =>
+          [e.dataset.event, [...e.querySelectorAll('a.pod')].map(a => a.textContent)]),
+        decisions: [...li.querySelectorAll('table.decisions tr[data-pod]')].map(tr =>
+          [tr.dataset.pod, tr.dataset.result, tr.cells[3].textContent]),
+        changes: [...li.querySelectorAll('ul.changes li')].map(e =>
+          [e.dataset.pod, e.dataset.change]),
+    }))""")
+    assert steps == [
+        {
+            "requeued": [[r["event"], r["pods"]] for r in e["requeued"]],
+            "decisions": [[d["pod"], d["result"], d.get("node", "")] for d in e["decisions"]],
+            "changes": [[c["pod"], c["change"]] for c in e.get("changes", [])],
+        }
+        for e in doc["timeline"]
+    ]
+    # A requeued pod opens its story: the attempts of the whole run.
+    page.evaluate("document.querySelector('#steps ul.requeued a.pod').click()")
+    page.wait_for("!document.getElementById('story').hidden")
+    pod = page.evaluate("document.getElementById('story-title').textContent")
+    attempts = [d for e in doc["timeline"] for d in e["decisions"] if d["pod"] == pod]
+    shown = page.evaluate("[...document.querySelectorAll('#story .attempt')]"
+                          ".map(a => a.dataset.result)")
+    assert shown == [d["result"] for d in attempts]
+    page.screenshot(tmp_path / "simulate.png")
+    assert (tmp_path / "simulate.png").stat().st_size > 1000
+    assert page.errors() == []
+
+
+def test_diff_with_a_drain_in_chromium(page: Page, tmp_path: Path) -> None:
+    args = ("examples/drain/cluster.yaml", "--drain", "node-a")
+    with pytest.MonkeyPatch.context() as mp:
+        result = run_diff(mp, *args, "-o", "html")
+        doc = json.loads(run_diff(mp, *args, "-o", "json").stdout)
+    assert result.exit_code == 3
+    _open(page, result.stdout, tmp_path / "diff-drain.html")
+    whatif = doc["whatif"]
+    rows = page.evaluate("[...document.querySelectorAll('#wi-changes tr[data-pod]')]"
+                         ".map(tr => [tr.dataset.pod, tr.dataset.change])")
+    expected = [c for op in whatif["operations"] for c in op["changes"]] + whatif["outcomes"]
+    assert rows == [[c["pod"], c["change"]] for c in expected]
+    # The diff's own tabs still work beside it.
+    page.evaluate("document.querySelector('nav button[data-tab=changes]').click()")
+    changed = page.evaluate("[...document.querySelectorAll('#change-table tr[data-pod]')]"
+                            ".map(tr => tr.dataset.pod)")
+    assert changed == [p["pod"] for p in doc["pods"]]
+    page.screenshot(tmp_path / "diff-drain.png")
+    assert page.errors() == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -95,3 +96,22 @@ def test_pods_show_their_owning_workload(
     owners = {p["pod"]: p.get("owner", "") for p in page_data(result.stdout)["pods"]}
     assert sorted(owners.values()) == ["", "deployment/web", "deployment/web"]
     assert owners["default/bare"] == ""
+
+
+def test_diff_page_owners_and_whatif(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Owners come with the diff (PodChange.owner); operations on head show as on plan."""
+    second = DEPLOYMENT.split("---")[0].replace("n1", "n2")
+    (tmp_path / "cluster.yaml").write_text(DEPLOYMENT + "---\n" + second, encoding="utf-8")
+    args = (str(tmp_path), "--cordon", "n1")
+    as_json = json.loads(run_diff(monkeypatch, *args, "-o", "json").stdout)
+    result = run_diff(monkeypatch, *args, "-o", "html")
+    assert result.exit_code == 3, result.output
+    data = page_data(result.stdout)
+    owners = {c["pod"]: c.get("owner", "") for c in data["changes"]}
+    assert owners == {p["pod"]: p.get("owner", "") for p in as_json["pods"]}
+    # Planned the same on both sides but for n1: the bare pod and one web replica move.
+    assert sorted(owners.values()) == ["", "deployment/web"]
+    assert [(w["owner"], w["moved"]) for w in data["workloads"]] == [("", 1),
+                                                                    ("deployment/web", 1)]
+    assert [op["operation"] for op in data["whatif"]["operations"]] == ["--cordon n1"]
+    assert '<button data-tab="whatif">' in result.stdout

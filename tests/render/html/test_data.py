@@ -7,7 +7,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ksched_cli.engine.records import Attempt, Decision, FilteredNode, ScoreTable
+from ksched_cli.engine.records import (
+    Attempt,
+    Decision,
+    FilteredNode,
+    PermitWait,
+    PreemptionCandidate,
+    PreemptionRecord,
+    ScoreTable,
+)
 from ksched_cli.render.html.page import amount, embed_json, percent
 from ksched_cli.render.html.plan_data import reason_groups, split_reasons
 from ksched_cli.render.html.story import (
@@ -110,40 +118,49 @@ def test_many_attempts_keep_the_first_and_last() -> None:
     assert (story["skipped"], story["skippedAfter"]) == (4, 5)
 
 
-def test_preemption_lines() -> None:
-    lines = [
-        "preemption: candidate node-a: victims ns/x, ns/y; 1 PDB violation(s)",
-        "preemption: not a candidate node-c: Insufficient cpu",
-        "preemption: not a candidate node-d: Insufficient cpu",
-        "preemption: candidate node-b: victims ns/z; 0 PDB violation(s)",
-        "preemption: decided by fewest PDB violations",
-        "preemption: chose node-b: victims ns/z",
-    ]
-    assert preemption_story(lines) == {
+def test_preemption_story() -> None:
+    record = PreemptionRecord(
+        candidates=[PreemptionCandidate("node-a", ["ns/x", "ns/y"], 1),
+                    PreemptionCandidate("node-b", ["ns/z"], 0)],
+        not_candidates=[("node-c", "Insufficient cpu"), ("node-d", "Insufficient cpu"),
+                        ("node-e", "node(s) had untolerated taint {a: b}")],
+        chosen="node-b", chosen_victims=["ns/z"], criterion="fewest PDB violations",
+    )
+    assert preemption_story(record) == {
         "candidates": [
             {"node": "node-a", "victims": ["ns/x", "ns/y"], "pdb": 1},
             {"node": "node-b", "victims": ["ns/z"], "pdb": 0},
         ],
         "candidateCount": 2,
         "chosen": "node-b",
-        "notCandidates": [{"reason": "Insufficient cpu", "count": 2}],
+        "notCandidates": [{"reason": "Insufficient cpu", "count": 2},
+                          {"reason": "node(s) had untolerated taint {a: b}", "count": 1}],
         "notes": ["decided by fewest PDB violations", "chose node-b: victims ns/z"],
     }
 
 
-def test_permit_lines() -> None:
-    allowed = ["waiting at Coscheduling from t=0s, timeout at t=30s",
-               "allowed at t=1.5s: bound to gpu-0"]
+def test_preemption_story_without_candidates() -> None:
+    ineligible = PreemptionRecord(ineligible="not eligible due to preemptionPolicy=Never.")
+    assert preemption_story(ineligible)["notes"] == [
+        "not eligible: not eligible due to preemptionPolicy=Never."]
+    narrowed = PreemptionRecord(no_potential_nodes=True, extenders_kept=[])
+    assert preemption_story(narrowed)["notes"] == [
+        "no node where preemption might help", "extenders kept none"]
+
+
+def test_permit_story() -> None:
+    allowed = [PermitWait("Coscheduling", 0.0, 30.0, 1.5, "allowed", node="gpu-0")]
     assert permit_story(allowed) == [
         {"plugin": "Coscheduling", "start": 0.0, "timeout": 30.0, "end": 1.5,
          "outcome": "allowed", "node": "gpu-0"},
     ]
-    rejected = ["waiting at A from t=2s, timeout at t=12s",
-                "waiting at B from t=2s, timeout at t=32s",
-                "rejected at t=12s by A: rejected due to timeout after waiting 10s at plugin A"]
+    why = "rejected due to timeout after waiting 10s at plugin A"
+    rejected = [PermitWait("A", 2.0, 12.0, 12.0, "rejected", by="A", message=why),
+                PermitWait("B", 2.0, 32.0, 12.0, "rejected", by="A", message=why),
+                PermitWait("C", 2.0, 40.0)]
     waits = permit_story(rejected)
-    assert [(w["plugin"], w["end"], w["outcome"], w["by"]) for w in waits] == [
-        ("A", 12.0, "rejected", "A"), ("B", 12.0, "rejected", "A")]
+    assert [(w["plugin"], w.get("end"), w.get("outcome"), w.get("by")) for w in waits] == [
+        ("A", 12.0, "rejected", "A"), ("B", 12.0, "rejected", "A"), ("C", None, None, None)]
 
 
 @pytest.mark.parametrize(

@@ -69,5 +69,4 @@
     el("td", { text: n.node }), el("td", { class: "num", text: n.gained.length }), el("td", { class: "num", text: n.lost.length }),
     el("td", { class: "note gained", text: n.gained.join(", ") }), el("td", { class: "note lost", text: n.lost.join(", ") })));
   nodes.setRows(data.nodes);
-  KS.ready();
 })();

@@ -13,7 +13,7 @@ const KS = (() => {
       else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
       else node.setAttribute(k, v === true ? "" : v);
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
       node.append(child instanceof Node ? child : String(child));
     }
@@ -23,7 +23,7 @@ const KS = (() => {
   function svg(tag, attrs, ...children) {
     const node = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined) continue;
       node.append(child instanceof Node ? child : String(child));
     }
@@ -51,7 +51,9 @@ const KS = (() => {
     "#d4524a", "#7a5cc7", "#9aa33a", "#5f6b7a", "#c7a13a", "#3a5fa3"];
   function color(i) { return PALETTE[i % PALETTE.length]; }
 
+  let shown = null;  // the page's show(tab), made once: several scripts may ask for it
   function tabs() {
+    if (shown) return shown;
     const buttons = [...document.querySelectorAll("nav button[data-tab]")];
     function show(name) {
       for (const b of buttons) {
@@ -61,6 +63,7 @@ const KS = (() => {
     }
     for (const b of buttons) b.addEventListener("click", () => show(b.dataset.tab));
     if (buttons.length) show(buttons[0].dataset.tab);
+    shown = show;
     return show;
   }
 

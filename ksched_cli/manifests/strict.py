@@ -1,0 +1,233 @@
+"""Unknown fields, found as the API server's strict field validation finds them.
+
+Each kind's published OpenAPI schema (``schemas``) is compiled once into a tree of
+``Shape``s that keeps only what decides a field's existence: for an object its field
+names and the shapes of the fields that hold objects or lists; for a list its item
+shape; for a map its value shape. Scalars and free-form objects are not descended.
+
+Value rules (``validation.RULES``) hang on the shapes of the API types they judge
+(ObjectMeta, Container, ResourceRequirements, ...), so they run in the same walk and
+apply wherever the type appears: in a Pod, and in a workload's pod template alike.
+
+Checking an object is then one C-level ``issuperset`` per mapping, a dict lookup per
+field holding a collection and the rules' set lookups. On a 150,000-pod snapshot that
+costs less than computing a structural fingerprint of each object would (measured), so
+every object is walked directly, and field paths are built only for an object with a
+problem. Messages are the API server's: ``unknown field "spec.containers[0].resource"``.
+``status`` (top level) and ``metadata.managedFields`` are not checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from .. import KUBE_SCHEDULER_VERSION
+from ..api.fields import type_name
+from ..api.validation import go_quote
+from . import schemas
+from .validation import RULES, Rule
+
+OBJECT, LIST, MAP = 0, 1, 2
+INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+_INT_TYPE = "integer"
+
+
+def _types(schema: dict[str, Any]) -> tuple[str, ...]:
+    kind = schema.get("type")
+    return tuple(kind) if isinstance(kind, list) else (kind,) if isinstance(kind, str) else ()
+
+
+def _fits(number: int, go_type: str) -> bool:
+    low, high = INT_BOUNDS[go_type]
+    return low <= number <= high
+SKIPPED_TOP_LEVEL = "status"
+SKIPPED_META = "managedFields"
+_REF = "#/$defs/"
+
+
+class Shape:
+    """What strict decoding checks at one place of an object."""
+
+    __slots__ = ("allowed", "form", "inner", "ints", "nested", "rule", "type_name")
+
+    def __init__(self, form: int, rule: Rule | None = None) -> None:
+        self.form = form
+        self.rule = rule  # OBJECT: the value checks of its API type
+        self.allowed: frozenset[str] = frozenset()  # OBJECT: every field name
+        self.nested: dict[str, Shape] = {}  # OBJECT: fields holding objects or lists
+        self.inner: Shape | None = None  # LIST: the items' shape; MAP: the values'
+        # OBJECT: integer fields -> their Go type ("int32", "int64"); Go's decoding refuses
+        # numbers out of range, which would otherwise overflow ksched's int64 arithmetic.
+        self.ints: dict[str, str] = {}
+        self.type_name = ""  # OBJECT: the Go struct's name, for decoding messages
+
+
+class _Compiler:
+    def __init__(self, defs: dict[str, Any]) -> None:
+        self.defs = defs
+        self.named: dict[str, Shape | None] = {}
+
+    def ref(self, name: str) -> Shape | None:
+        if name in self.named:
+            return self.named[name]
+        schema = self.defs[name]
+        if "properties" not in schema:
+            self.named[name] = shape = self.schema(schema)
+            return shape
+        shape = Shape(OBJECT, RULES.get(name))
+        shape.type_name = name.rsplit(".", 1)[-1]
+        self.named[name] = shape  # before the fields: definitions may refer to themselves
+        self._fill(shape, schema["properties"])
+        return shape
+
+    def schema(self, schema: dict[str, Any]) -> Shape | None:
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            return self.ref(ref.rsplit("/", 1)[-1])
+        if "properties" in schema:
+            shape = Shape(OBJECT)
+            self._fill(shape, schema["properties"])
+            return shape
+        items = schema.get("items")
+        if isinstance(items, dict):
+            return self._wrap(LIST, self.schema(items))
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            return self._wrap(MAP, self.schema(extra))
+        return None  # a scalar, a union of scalars, or a free-form object
+
+    def _fill(self, shape: Shape, properties: dict[str, Any]) -> None:
+        shape.allowed = frozenset(properties)
+        for name, sub in properties.items():
+            if _INT_TYPE in _types(sub) and sub.get("format") in INT_BOUNDS:
+                shape.ints[name] = sub["format"]
+            compiled = self.schema(sub)
+            if compiled is not None:
+                shape.nested[name] = compiled
+
+    @staticmethod
+    def _wrap(form: int, inner: Shape | None) -> Shape | None:
+        if inner is None:
+            return None
+        shape = Shape(form)
+        shape.inner = inner
+        return shape
+
+
+@cache
+def _compiler(version: str) -> _Compiler:
+    compiler = _Compiler(schemas.definitions(version))
+    meta = compiler.ref("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
+    if meta is not None:
+        meta.nested.pop(SKIPPED_META, None)
+    return compiler
+
+
+@cache
+def kind_shape(api_version: str, kind: str, version: str = KUBE_SCHEDULER_VERSION) -> Shape | None:
+    """The root shape of a kind, or None when no published schema describes it (a CRD)."""
+    name = schemas.kinds(version).get((api_version, kind))
+    if name is None:
+        return None
+    compiled = _compiler(version).ref(name)
+    if compiled is None or SKIPPED_TOP_LEVEL not in compiled.nested:
+        return compiled
+    root = Shape(OBJECT, compiled.rule)
+    root.allowed, root.ints, root.type_name = compiled.allowed, compiled.ints, compiled.type_name
+    root.nested = {k: v for k, v in compiled.nested.items() if k != SKIPPED_TOP_LEVEL}
+    return root
+
+
+def field_problems(raw: Any, shape: Shape) -> list[tuple[str, str]]:
+    """(field path, message) for each unknown field, each scalar where a collection belongs
+    and each value a rule refuses; [] almost always, at the cost of one fast pass."""
+    if _known(raw, shape):
+        return []
+    return list(_problems(raw, shape, ""))
+
+
+def _known(value: Any, shape: Shape) -> bool:
+    """True when nothing under ``value`` is wrong: the fast path, no paths kept."""
+    form = shape.form
+    if form == OBJECT:
+        if type(value) is not dict:
+            return value is None
+        if not shape.allowed.issuperset(value):
+            return False
+        rule = shape.rule
+        if rule is not None and rule(value):
+            return False
+        for key, go_type in shape.ints.items():
+            number = value.get(key)
+            if type(number) is int and not _fits(number, go_type):
+                return False
+        nested = shape.nested
+        for key, item in value.items():
+            sub = nested.get(key)
+            if sub is None:
+                continue
+            if sub.form == LIST and type(item) is list:  # inlined: saves a call per list
+                inner = sub.inner
+                for element in item:
+                    if not _known(element, inner):  # type: ignore[arg-type]
+                        return False
+            elif not _known(item, sub):
+                return False
+        return True
+    inner = shape.inner
+    assert inner is not None
+    if type(value) is not (list if form == LIST else dict):
+        return value is None
+    collection: Any = value
+    for item in collection if form == LIST else collection.values():
+        if not _known(item, inner):
+            return False
+    return True
+
+
+def _problems(value: Any, shape: Shape, path: str) -> Iterator[tuple[str, str]]:
+    inner = shape.inner
+    if value is None:
+        return
+    if shape.form == OBJECT and isinstance(value, dict):
+        yield from _object_problems(value, shape, path)
+    elif shape.form == LIST and isinstance(value, list) and inner is not None:
+        for index, item in enumerate(value):
+            yield from _problems(item, inner, f"{path}[{index}]")
+    elif shape.form == MAP and isinstance(value, dict) and inner is not None:
+        for key, item in value.items():
+            yield from _problems(item, inner, f"{path}.{key}" if path else str(key))
+    else:
+        expected = "a list" if shape.form == LIST else "an object"
+        yield path, f"expected {expected}, got {type_name(value)}"
+
+
+def _object_problems(value: dict[Any, Any], shape: Shape, path: str) -> Iterator[tuple[str, str]]:
+    if shape.rule is not None:
+        for suffix, message in shape.rule(value):
+            yield (f"{path}.{suffix}" if path else suffix), message
+    for key, go_type in shape.ints.items():
+        number = value.get(key)
+        if type(number) is int and not _fits(number, go_type):
+            here = f"{path}.{key}" if path else key
+            yield here, (
+                f"json: cannot unmarshal number {number} into Go struct field "
+                f"{shape.type_name}.{here} of type {go_type}"
+            )
+    for key, item in value.items():
+        here = f"{path}.{key}" if path else str(key)
+        if key not in shape.allowed:
+            yield here, unknown_field_message(here)
+        elif key in shape.nested:
+            yield from _problems(item, shape.nested[key], here)
+
+
+def unknown_field_message(path: str) -> str:
+    """sigs.k8s.io/json's strict error text (Go's strconv.Quote of the path)."""
+    return f"unknown field {go_quote(path)}"
+
+
+def duplicate_field_message(path: str) -> str:
+    return f"duplicate field {go_quote(path)}"

@@ -1,0 +1,79 @@
+"""Preemption and Permit detail recorded as data on attempts (what the HTML report reads)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ksched_cli.config.load import load_config
+from ksched_cli.engine.engine import Engine, EngineOptions
+from ksched_cli.engine.records import Attempt, PermitWait, PreemptionCandidate, PreemptionRecord
+from ksched_cli.manifests.loader import load_cluster
+from tests.cli.helpers import REPO
+
+_VISIT = re.compile(r"^preemption: (?:not a )?candidate (\S+):")
+
+
+def _attempts(example: str, config: str, record: str) -> list[Attempt]:
+    cluster = load_cluster([str(REPO / "examples" / example)]).cluster
+    return Engine(load_config(config), cluster, EngineOptions(record=record)).run().attempts
+
+
+def test_preemption_candidates_victims_and_the_deciding_rule() -> None:
+    first = next(a for a in _attempts("preemption", "default", "weighted")
+                 if a.pod == "default/payments")
+    assert first.preemption == PreemptionRecord(
+        candidates=[
+            PreemptionCandidate("node-a", ["default/batch-a2", "default/batch-a1"], 1),
+            PreemptionCandidate("node-b", ["default/batch-b1"], 0),
+        ],
+        chosen="node-b",
+        chosen_victims=["default/batch-b1"],
+        criterion="fewest PDB violations",
+    )
+    assert first.victims == ["default/batch-b1"]
+
+
+def test_gang_waits_and_not_candidates() -> None:
+    attempts = _attempts("gang", "gang", "weighted")
+    by_pod: dict[str, list[Attempt]] = {}
+    for a in attempts:
+        by_pod.setdefault(a.pod, []).append(a)
+    assert by_pod["default/training-0"][0].permit == [
+        PermitWait("Coscheduling", 0.0, 30.0, 1.0, "allowed", node="gpu-0")]
+    timeout = "rejected due to timeout after waiting 30s at plugin Coscheduling"
+    assert [a.permit for a in by_pod["default/etl-0"] if a.permit] == [
+        [PermitWait("Coscheduling", 0.0, 30.0, 30.0, "rejected", by="Coscheduling",
+                    message=timeout)],
+        [PermitWait("Coscheduling", 31.0, 61.0, 61.0, "rejected", by="Coscheduling",
+                    message=timeout)],
+    ]
+    preemption = next(a.preemption for a in by_pod["default/training-2"] if a.preemption)
+    none_found = "No preemption victims found for incoming pod"
+    assert preemption == PreemptionRecord(
+        candidates=[PreemptionCandidate("gpu-2", ["default/batch-0"], 0)],
+        not_candidates=[("gpu-0", none_found), ("gpu-1", none_found)],
+        chosen="gpu-2",
+        chosen_victims=["default/batch-0"],
+    )
+
+
+@pytest.mark.parametrize("record", ["weighted", "full"])
+def test_the_lines_say_the_same(record: str) -> None:
+    for a in _attempts("gang", "gang", record):
+        lines = a.detail.get("preemption", {}).get("lines", [])
+        if a.preemption is None:
+            assert lines == []
+            continue
+        # Every candidate and every node ruled out has its line.
+        nodes = [m[1] for line in lines if (m := _VISIT.match(line))]
+        visited = [n for n, _ in a.preemption.not_candidates] + [
+            c.node for c in a.preemption.candidates]
+        assert sorted(nodes) == sorted(visited)
+
+
+def test_summary_plans_keep_no_preemption_record() -> None:
+    attempts = _attempts("preemption", "default", "summary")
+    assert all(a.preemption is None for a in attempts)
+    assert any(a.victims for a in attempts)
