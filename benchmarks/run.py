@@ -209,6 +209,7 @@ def main() -> int:
             f"{r['workload']:<20}{r['nodes']:>7}{r['pending']:>9}{r['scheduled']:>8}"
             f"{r['load_s']:>8}{r['plan_s']:>8}{r['pods_per_s']:>9}{r['peak_rss_mib']:>9}"
             f"  {' '.join(str(f) for f in r['fifths'])}"
+            + (f"  (spooled {r['spooled_mib']:,} MiB)" if "spooled_mib" in r else "")
         )
     return 0
 
