@@ -205,7 +205,8 @@ def plan(
         # gigabytes on a large cluster); leaving the block removes the spool, come what may.
         doc = None
         if structured:
-            doc = cleanup.enter_context(StructuredPlanWriter(output, explain, shown))
+            doc = _structured_or_exit(output, explain, shown)
+            cleanup.callback(doc.close)
         hook = writer.on_attempts if writer is not None else doc.on_attempts if doc else None
         with progress_line() as progress:
             options = EngineOptions(
@@ -255,6 +256,17 @@ def _apply_or_exit(
     try:
         return apply_operations(loaded.cluster, operations)
     except KschedError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
+
+
+def _structured_or_exit(
+    output: str, explain: bool, shown: set[str] | None
+) -> StructuredPlanWriter:
+    """The -o json|yaml writer, its spool open (closed by the caller)."""
+    try:
+        return StructuredPlanWriter(output, explain, shown).__enter__()
+    except KschedError as exc:  # no room or no right to spool under $TMPDIR
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
 

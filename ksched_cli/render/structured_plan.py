@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import Any, TextIO
 
 from ..engine.records import WAITING, Attempt, Plan
+from ..errors import KschedError
 from .selection import restrict
 from .stream import json_attempt, write_json, write_yaml, yaml_attempt
 
@@ -44,11 +45,15 @@ class StructuredPlanWriter:
 
     def __enter__(self) -> StructuredPlanWriter:
         if self.explain:
-            self._dir = tempfile.mkdtemp(prefix="ksched-plan-")  # mode 0700
-            # newline="": the bytes read back are the bytes written.
-            self._spool = open(  # closed by close()
-                os.path.join(self._dir, "attempts"), "w+", encoding="utf-8", newline=""
-            )
+            try:
+                self._dir = tempfile.mkdtemp(prefix="ksched-plan-")  # mode 0700
+                # newline="": the bytes read back are the bytes written.
+                self._spool = open(  # closed by close()
+                    os.path.join(self._dir, "attempts"), "w+", encoding="utf-8", newline=""
+                )
+            except OSError as exc:
+                self.close()
+                raise _spool_error(exc) from None
         return self
 
     def __exit__(
@@ -87,7 +92,10 @@ class StructuredPlanWriter:
                 self._held.append((self._seq, a))
                 continue
             text = self._format(a)
-            spool.write(text)
+            try:
+                spool.write(text)
+            except OSError as exc:  # a full disk: one error line, not a traceback
+                raise _spool_error(exc) from None
             self._blocks.append(self._seq)
             self._sizes.append(len(text))
             self.spooled_chars += len(text)
@@ -117,3 +125,12 @@ class StructuredPlanWriter:
         while waiting is not None:
             yield self._format(waiting[1])
             waiting = next(held, None)
+
+
+def _spool_error(exc: OSError) -> KschedError:
+    where = tempfile.gettempdir()
+    return KschedError(
+        f"cannot spool the attempts under {where}: {exc.strerror or exc}; "
+        "set TMPDIR to a directory with room for about as much as the output",
+        field="--explain",
+    )

@@ -3,6 +3,7 @@ document, no attempt kept by the plan, and no spool left behind whatever happens
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -204,3 +205,31 @@ def test_a_closed_pipe_leaves_no_spool(tmp_path: Path) -> None:
         code = proc.wait(timeout=120)
     assert (code, stderr) == (EXIT_BROKEN_PIPE, b"")
     assert list(spools.iterdir()) == []
+
+
+class _FullDisk(io.StringIO):
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_full_disk_is_one_error_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    attempt = Attempt(pod="default/a", time=0.0, result="Scheduled", node="n1")
+    with StructuredPlanWriter("json", explain=True) as writer:
+        assert writer._spool is not None
+        writer._spool.close()
+        writer._spool = _FullDisk()
+        with pytest.raises(KschedError, match="No space left on device; set TMPDIR"):
+            writer.on_attempts([attempt])
+
+    def no_room(prefix: str) -> str:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("ksched_cli.render.structured_plan.tempfile.mkdtemp", no_room)
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(plan_command, ["examples/basic", "-o", "yaml", "--explain"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith("error: --explain: cannot spool the attempts under ")
+    assert result.stderr.count("\n") == 1
+    # Without --explain nothing is spooled, so nothing can fail.
+    result = CliRunner().invoke(plan_command, ["examples/basic", "-o", "yaml"])
+    assert result.exit_code == 0
