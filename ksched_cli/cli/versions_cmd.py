@@ -18,7 +18,10 @@ def _rows() -> list[dict[str, object]]:
             "default": r.version == DEFAULT_VERSION,
             "verified": r.verified,
             "sources": r.sources,
-            "changes": [{"switch": name, **describe(name)} for name in r.features.changed()],
+            "changes": sorted(
+                ({"switch": name, **describe(name)} for name in r.features.changed()),
+                key=lambda c: tuple(int(p) for p in c["release"].split(".")),
+            ),
         }
         for r in RELEASES.values()
     ]

@@ -83,3 +83,10 @@ class NodeAffinityArgs:
 class CoschedulingArgs:
     permit_waiting_time_seconds: int = 60
     pod_group_backoff_seconds: int = 0
+
+
+@dataclass
+class DynamicResourcesArgs:
+    """DynamicResourcesArgs (v1.34+); ksched plans no claims, so the timeout is informative."""
+
+    filter_timeout_seconds: float = 10.0

@@ -11,6 +11,7 @@ from ..errors import ObjectError
 from .args import (
     CoschedulingArgs,
     DefaultPreemptionArgs,
+    DynamicResourcesArgs,
     InterPodAffinityArgs,
     NodeAffinityArgs,
     NodeResourcesBalancedAllocationArgs,
@@ -21,6 +22,7 @@ from .args import (
     UtilizationShapePoint,
     VolumeBindingArgs,
 )
+from .godur import parse_duration
 from .problems import Problem, child, plain
 
 
@@ -65,6 +67,9 @@ def _node_affinity(args: dict[str, Any], path: str) -> NodeAffinityArgs:
 
 
 _DECODERS: dict[str, Callable[[dict[str, Any], str], Any]] = {
+    "DynamicResourcesArgs": lambda a, _p: DynamicResourcesArgs(
+        parse_duration(str(a["filterTimeout"])) / 1e9
+    ),
     "DefaultPreemptionArgs": lambda a, _p: DefaultPreemptionArgs(
         a["minCandidateNodesPercentage"], a["minCandidateNodesAbsolute"]
     ),

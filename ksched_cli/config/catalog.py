@@ -177,6 +177,7 @@ _DRA_ON = _info(
     "DynamicResources",
     "preEnqueue preFilter filter postFilter score reserve preBind",
     "DRA claims; skips pods without resource claims (ksched reads none)",
+    args=True,
     weight=2,
 )
 
@@ -190,6 +191,9 @@ def lookup(name: str, features: Features = V130) -> PluginInfo | None:
     return CATALOG.get(name)
 
 
-def plugins_with_args() -> dict[str, str]:
-    """Plugin name -> args kind, for every plugin that takes args."""
-    return {p.name: p.args_kind for p in _PLUGINS if p.args_kind is not None}
+def plugins_with_args(features: Features = V130) -> dict[str, str]:
+    """Plugin name -> args kind, for every plugin that takes args in the release."""
+    kinds = {p.name: p.args_kind for p in _PLUGINS if p.args_kind is not None}
+    if features.dra_in_default_profile and _DRA_ON.args_kind is not None:
+        kinds[_DRA_ON.name] = _DRA_ON.args_kind
+    return kinds

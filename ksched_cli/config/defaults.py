@@ -159,7 +159,11 @@ def _set_missing(args: dict[str, Any], values: dict[str, Any]) -> None:
 def default_args(kind: str, args: dict[str, Any] | None) -> dict[str, Any]:
     """The args of ``kind`` with v1.30 defaults applied (a defaulted deep copy)."""
     out = copy.deepcopy(args) if args else {}
-    if kind == "DefaultPreemptionArgs":
+    if kind == "DynamicResourcesArgs":
+        # DRASchedulerFilterTimeout is beta and on from v1.34; the binding-conditions gates
+        # that would default bindingTimeout are off (v1.35.7).
+        _set_missing(out, {"filterTimeout": "10s"})
+    elif kind == "DefaultPreemptionArgs":
         _set_missing(out, {"minCandidateNodesPercentage": 10, "minCandidateNodesAbsolute": 100})
     elif kind == "InterPodAffinityArgs":
         _set_missing(out, {"hardPodAffinityWeight": 1, "ignorePreferredTermsOfExistingPods": False})
@@ -182,7 +186,7 @@ def default_args(kind: str, args: dict[str, Any] | None) -> dict[str, Any]:
 
 def set_profile_defaults(profile: ProfileV1) -> None:
     profile.plugins = merge_plugins(default_plugins(profile.features), profile.plugins)
-    kinds = plugins_with_args()
+    kinds = plugins_with_args(profile.features)
     for config in profile.plugin_config:
         kind = kinds.get(config.name)
         if kind is not None:

@@ -182,7 +182,7 @@ def _init_checks(profile: ProfileV1, built: BuiltProfile) -> list[Problem]:
 
 
 def _typed_profile(profile: ProfileV1, built: BuiltProfile) -> tuple[Profile, list[Problem]]:
-    kinds = plugins_with_args()
+    kinds = plugins_with_args(profile.features)
     plugin_args: dict[str, Any] = {}
     problems = []
     for config in profile.plugin_config:

@@ -10,7 +10,7 @@ from .extenders import validate_extenders
 from .godur import format_duration, parse_duration
 from .model import ConfigV1, PluginSet, ProfileV1
 from .problems import GoRepr, Problem, child, duplicate, go_value, invalid, required, warning
-from .validation_args import CONFIG_VALIDATORS
+from .validation_args import CONFIG_VALIDATORS, validate_dynamic_resources
 
 
 def _client_connection(cc: dict[str, Any]) -> list[Problem]:
@@ -69,6 +69,8 @@ def _plugin_config(profile: ProfileV1) -> list[Problem]:
             problems.append(duplicate(config.origin, config.name))
         seen.add(config.name)
         validate = CONFIG_VALIDATORS.get(config.name)
+        if config.name == "DynamicResources" and profile.features.dra_in_default_profile:
+            validate = validate_dynamic_resources  # DynamicResourcesArgs exist from v1.34
         if validate is not None and config.args is not None:
             problems += validate(child(config.origin, "args"), config.args)
         problems += _ignored_args(config.name, config.args, config.origin, profile.features)

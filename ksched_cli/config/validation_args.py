@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .godur import parse_duration
 from .names import is_extended_resource_name, validate_label_name
 from .problems import (
     GoRepr,
@@ -17,6 +18,7 @@ from .problems import (
     forbidden,
     invalid,
     not_supported,
+    plain,
     required,
     warning,
 )
@@ -265,6 +267,31 @@ def validate_coscheduling(base: str, args: dict[str, Any]) -> list[Problem]:
 
 # validatePluginConfig's table. NodeResourcesFit is missing on purpose: v1.30 keys it
 # as "NodeResourcesFitArgs", so its args are only checked when the plugin starts.
+def validate_dynamic_resources(base: str, args: dict[str, Any]) -> list[Problem]:
+    """ValidateDynamicResourcesArgs of v1.35.7 and its strict decoding."""
+    problems = [
+        plain(child(base, key), f'unknown field "{key}"')
+        for key in args
+        if key not in ("apiVersion", "kind", "filterTimeout", "bindingTimeout")
+    ]
+    timeout = args.get("filterTimeout")
+    path = child(base, "filterTimeout")
+    try:
+        if parse_duration(str(timeout)) < 0:
+            problems.append(invalid(path, timeout, "must be zero or positive"))
+    except ValueError as exc:
+        problems.append(invalid(path, timeout, str(exc)))
+    if args.get("bindingTimeout") is not None:
+        problems.append(
+            forbidden(
+                child(base, "bindingTimeout"),
+                "DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is "
+                "disabled",
+            )
+        )
+    return problems
+
+
 CONFIG_VALIDATORS: dict[str, Validator] = {
     "DefaultPreemption": validate_default_preemption,
     "InterPodAffinity": validate_inter_pod_affinity,

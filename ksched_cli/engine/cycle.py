@@ -50,7 +50,9 @@ class SchedulingCycle:
         state.write(PODS_TO_ACTIVATE_KEY, activate)
         cycle = engine.queue.scheduling_cycle
         try:
-            result = schedule_pod(fwk, engine.sampler, engine.snapshot, state, pod)
+            result = schedule_pod(
+                fwk, engine.sampler, engine.snapshot, state, pod, cycle, engine.clock
+            )
         except FitError as fit:
             self._fit_failure(fwk, state, info, cycle, fit)
         except SchedulingError as err:

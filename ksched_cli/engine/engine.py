@@ -68,7 +68,11 @@ class Engine:
         rng = random.Random(self.options.seed) if self.options.tie_break == "random" else None
         self.sampler = Sampler(config.percentage_of_nodes_to_score, 0, rng)
         self.sampler.vectorize = self.options.vectorize
+        self.sampler.tie_heap = self.features.tie_break_heap
+        if self.features.opportunistic_batching:
+            self.sampler.batches = {}
         self.extenders = self._extenders()
+        self.extenders.overwrite = self.features.extender_status_overwrite
         self.sampler.extenders = cluster.extenders = self.extenders
         self.frameworks = {p.scheduler_name: Framework(p, self) for p in config.profiles}
         for fwk in self.frameworks.values():
@@ -77,7 +81,10 @@ class Engine:
         sort = first.queue_sort_plugins[0] if first.queue_sort_plugins else None
         less = sort.less if sort is not None else _fifo_less
         self.queue = SchedulingQueue(
-            less, float(config.pod_initial_backoff_seconds), float(config.pod_max_backoff_seconds)
+            less,
+            float(config.pod_initial_backoff_seconds),
+            float(config.pod_max_backoff_seconds),
+            self.features,
         )
         if self.features.queueing_hints:
             self.queue.hints = ProfileHints(

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from itertools import count
 from typing import Protocol
 
 from ..framework.types import QueuedPodInfo
+from ..versions.features import V130, Features
+from .backoff_queue import BackoffQueue
 from .queueing_hints import AFTER_BACKOFF, IMMEDIATELY, SKIP, PodEvent
 
 LessFunc = Callable[[QueuedPodInfo, QueuedPodInfo], bool]
@@ -39,20 +40,21 @@ class _Entry:
 
 
 class SchedulingQueue:
-    def __init__(self, less: LessFunc, initial_backoff: float, max_backoff: float) -> None:
+    def __init__(
+        self,
+        less: LessFunc,
+        initial_backoff: float,
+        max_backoff: float,
+        features: Features = V130,
+    ) -> None:
         self._less = less
-        self._initial_backoff = initial_backoff
-        self._max_backoff = max_backoff
         self._active: list[_Entry] = []
-        self._backoff: list[tuple[float, int, QueuedPodInfo]] = []
-        self._seq = count()
+        self._backoff = BackoffQueue(less, initial_backoff, max_backoff, features)
         self.unschedulable: dict[str, QueuedPodInfo] = {}
         self.scheduling_cycle = 0
         self.now = 0.0  # kept current by the engine, for first-entry timestamps
         self.move_request_cycle = -1
         self._in_active: set[str] = set()
-        # uid -> sequence number of its live backoffQ entry; older entries are stale.
-        self._in_backoff: dict[str, int] = {}
         # With queueing hints (v1.32+): the events seen while each popped pod was in flight.
         self.hints: Hints | None = None
         self._in_flight: dict[str, list[PodEvent]] = {}
@@ -62,7 +64,7 @@ class SchedulingQueue:
         uid = info.pod.uid
         if uid in self._in_active:
             return
-        self._in_backoff.pop(uid, None)
+        self._backoff.discard(uid)
         self.unschedulable.pop(uid, None)
         self._in_active.add(uid)
         if info.initial_attempt_timestamp is None:
@@ -70,16 +72,19 @@ class SchedulingQueue:
         heapq.heappush(self._active, _Entry(info, self._less))
 
     def _add_backoff(self, info: QueuedPodInfo) -> None:
-        uid = info.pod.uid
-        self.unschedulable.pop(uid, None)
-        seq = next(self._seq)
-        self._in_backoff[uid] = seq
-        heapq.heappush(self._backoff, (self.backoff_expiry(info), seq, info))
+        self.unschedulable.pop(info.pod.uid, None)
+        failed_with_error = not info.unschedulable_plugins and not info.pending_plugins
+        self._backoff.add(info, error=failed_with_error)
 
     def add_unschedulable(
         self, info: QueuedPodInfo, pod_cycle: int, now: float, has_rejectors: bool
     ) -> None:
         """AddUnschedulableIfNotPresent; without queueing hints as v1.30 does."""
+        if has_rejectors:
+            info.unschedulable_count += 1
+            info.consecutive_errors = 0
+        else:
+            info.consecutive_errors += 1
         info.timestamp = now
         events = self._in_flight.pop(info.pod.uid, [])
         if self.hints is not None:
@@ -121,41 +126,44 @@ class SchedulingQueue:
 
     # --- leaving the queue ----------------------------------------------------------
     def pop(self) -> QueuedPodInfo | None:
+        info = self._pop_active()
+        if info is None and self._backoff.windows:
+            info = self._backoff.pop_head()  # v1.33+: an idle activeQ takes backoffQ's head
+        if info is None:
+            return None
+        self.scheduling_cycle += 1
+        info.attempts += 1
+        if self.hints is not None:
+            self._in_flight[info.pod.uid] = []
+            # Each attempt starts afresh (activeQueue.unlockedPop clears the sets).
+            info.unschedulable_plugins = set()
+            info.pending_plugins = set()
+        return info
+
+    def _pop_active(self) -> QueuedPodInfo | None:
         while self._active:
             info = heapq.heappop(self._active).info
             if info.pod.uid not in self._in_active:
                 continue  # removed while queued
             self._in_active.discard(info.pod.uid)
-            self.scheduling_cycle += 1
-            info.attempts += 1
-            if self.hints is not None:
-                self._in_flight[info.pod.uid] = []
-                # Each attempt starts afresh (activeQueue.unlockedPop clears the sets).
-                info.unschedulable_plugins = set()
-                info.pending_plugins = set()
             return info
         return None
 
     def delete(self, uid: str) -> None:
         self._in_flight.pop(uid, None)
         self._in_active.discard(uid)
-        self._in_backoff.pop(uid, None)
+        self._backoff.discard(uid)
         self.unschedulable.pop(uid, None)
 
     # --- moves ------------------------------------------------------------------------
     def backoff_duration(self, info: QueuedPodInfo) -> float:
-        duration = self._initial_backoff
-        for _ in range(1, info.attempts):
-            if duration > self._max_backoff - duration:
-                return self._max_backoff
-            duration += duration
-        return duration
+        return self._backoff.duration(info)
 
     def backoff_expiry(self, info: QueuedPodInfo) -> float:
-        return info.timestamp + self.backoff_duration(info)
+        return self._backoff.expiry(info)
 
     def is_backing_off(self, info: QueuedPodInfo, now: float) -> bool:
-        return self.backoff_expiry(info) > now
+        return self._backoff.is_backing_off(info, now)
 
     def move_all(self, now: float, exclude: str = "", event: PodEvent | None = None) -> None:
         """MoveAllToActiveOrBackoffQueue: every unschedulable pod moves, the cycle is marked.
@@ -212,30 +220,23 @@ class SchedulingQueue:
         if uid in self.unschedulable:
             self.add_active(self.unschedulable[uid])
             return True
-        seq = self._in_backoff.get(uid)
-        if seq is not None:
-            info = next(i for _, s, i in self._backoff if s == seq)
+        info = self._backoff.get(uid)
+        if info is not None:
             self.add_active(info)
             return True
         return False
 
-    def _live(self, seq: int, info: QueuedPodInfo) -> bool:
-        return self._in_backoff.get(info.pod.uid) == seq
-
     def flush_backoff(self, now: float) -> None:
         """Pods whose backoff has expired move to activeQ."""
-        while self._backoff and self._backoff[0][0] <= now:
-            _, seq, info = heapq.heappop(self._backoff)
-            if self._live(seq, info):
-                self.add_active(info)
+        for info in self._backoff.pop_completed(now):
+            self.add_active(info)
 
     def next_backoff_expiry(self) -> float | None:
-        while self._backoff and not self._live(self._backoff[0][1], self._backoff[0][2]):
-            heapq.heappop(self._backoff)
-        return self._backoff[0][0] if self._backoff else None
+        """When the next backoffQ pod becomes ready (the clock may jump there)."""
+        return self._backoff.next_ready()
 
     def has_active(self) -> bool:
         return bool(self._in_active)
 
     def in_backoff(self, uid: str) -> bool:
-        return uid in self._in_backoff
+        return uid in self._backoff

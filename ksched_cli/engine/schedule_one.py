@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,10 +17,12 @@ from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import Diagnosis, FitError
+from .batching import OpportunisticBatch, last_node_rejects, signable_plugins
 from .masks import walk_with_masks
 from .records import ScoreTable
 from .runtime import Framework
 from .snapshot import Snapshot
+from .tie_break import build_heap
 from .walk import Failed, SchedulingError, visit
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
@@ -46,6 +49,19 @@ class Sampler:
     vectorize: bool = True
     # sched.Extenders: called after the Filter plugins, with the Score plugins, in bind.
     extenders: Extenders = field(default_factory=Extenders)
+    # v1.35+: SelectHost pops a heap of scored nodes (engine/tie_break.py), and profiles
+    # may batch pods of one signature (engine/batching.py; None: batching off).
+    tie_heap: bool = False
+    batches: dict[str, OpportunisticBatch] | None = None
+
+    def batch_for(self, fwk: Framework) -> OpportunisticBatch | None:
+        if self.batches is None:
+            return None
+        batch = self.batches.get(fwk.scheduler_name)
+        if batch is None:
+            batch = OpportunisticBatch(signable_plugins(fwk, bool(self.extenders)))
+            self.batches[fwk.scheduler_name] = batch
+        return batch
 
     def num_feasible_nodes_to_find(self, profile_percentage: int | None, num_all: int) -> int:
         if num_all < MIN_FEASIBLE_NODES_TO_FIND:
@@ -61,25 +77,58 @@ class Sampler:
         return max(num, MIN_FEASIBLE_NODES_TO_FIND)
 
 
+@dataclass
+class _Batching:
+    """This attempt's batch, the node it hinted and the pod's signature."""
+
+    batch: OpportunisticBatch | None = None
+    hint: str = ""
+    signature: tuple[object, ...] | None = None
+
+
 def schedule_pod(
-    fwk: Framework, sampler: Sampler, snapshot: Snapshot, state: CycleState, pod: Pod
+    fwk: Framework,
+    sampler: Sampler,
+    snapshot: Snapshot,
+    state: CycleState,
+    pod: Pod,
+    cycle: int = 0,
+    now: float = 0.0,
 ) -> ScheduleResult:
     """Find the feasible nodes, score them and pick one; raises FitError when none fits."""
     if len(snapshot) == 0:
         raise SchedulingError("no nodes available to schedule pods")
-    feasible, diagnosis = _find_nodes_that_fit(fwk, sampler, snapshot, state, pod)
+    batching = _Batching(sampler.batch_for(fwk))
+    feasible, diagnosis = _find_nodes_that_fit(
+        fwk, sampler, snapshot, state, pod, (batching, cycle, now)
+    )
     if not feasible:
         raise FitError(pod, len(snapshot), diagnosis)
     evaluated = len(feasible) + len(diagnosis.node_to_status)
+    batch = batching.batch
     if len(feasible) == 1:
+        if batch is not None:
+            batch.store(batching.signature, batching.hint, feasible[0].name, None, cycle, now)
         return ScheduleResult(feasible[0].name, feasible, evaluated, diagnosis)
     scores = _prioritize(fwk, state, pod, feasible, sampler.extenders)
-    host = _select_host(scores, sampler.rng)
+    if not sampler.tie_heap:
+        host = _select_host(scores, sampler.rng)
+        return ScheduleResult(host, feasible, evaluated, diagnosis, scores)
+    scored_by_extenders = any(e.config.prioritize_verb for e in sampler.extenders.items)
+    heap = build_heap(scores.names, scores.total.tolist(), sampler.rng, scored_by_extenders)
+    host = heap.pop()
+    if batch is not None:
+        batch.store(batching.signature, batching.hint, host, heap, cycle, now)
     return ScheduleResult(host, feasible, evaluated, diagnosis, scores)
 
 
 def _find_nodes_that_fit(
-    fwk: Framework, sampler: Sampler, snapshot: Snapshot, state: CycleState, pod: Pod
+    fwk: Framework,
+    sampler: Sampler,
+    snapshot: Snapshot,
+    state: CycleState,
+    pod: Pod,
+    batching: tuple[_Batching, int, float] | None = None,
 ) -> tuple[list[NodeInfo], Diagnosis]:
     diagnosis = Diagnosis()
     all_nodes = snapshot.list()
@@ -96,8 +145,10 @@ def _find_nodes_that_fit(
         diagnosis.pre_filter_msg = status.message()
         diagnosis.add_plugin_status(status)
         return [], diagnosis
-    if pod.nominated_node_name:
-        nominated = snapshot.get(pod.nominated_node_name)
+    hint = _node_hint(fwk, snapshot, state, pod, batching) if batching is not None else ""
+    target = pod.nominated_node_name or hint
+    if target:
+        nominated = snapshot.get(target)
         if nominated is not None:
             feasible = _find_nodes_that_pass_filters(
                 fwk, sampler, state, pod, diagnosis, [nominated]
@@ -107,8 +158,7 @@ def _find_nodes_that_fit(
                 return feasible, diagnosis
     nodes: Sequence[NodeInfo] = all_nodes
     if pre_result is not None and pre_result.node_names is not None:
-        allowed = pre_result.node_names
-        nodes = [ni for ni in all_nodes if ni.name in allowed]
+        nodes = _allowed_nodes(snapshot, pre_result.node_names)
         if absent_nodes:
             names = sorted(pre_result.plugins)
             reason = f"node(s) didn't satisfy plugin(s) [{' '.join(names)}]"
@@ -120,6 +170,33 @@ def _find_nodes_that_fit(
     if len(passed) != len(feasible):
         diagnosis.unschedulable_plugins.add(EXTENDER_NAME)
     return passed, diagnosis
+
+
+def _allowed_nodes(snapshot: Snapshot, allowed: AbstractSet[str]) -> list[NodeInfo]:
+    """The nodes PreFilter narrowed the pod to, in node-tree order. Looked up by name when
+    they are few (a DaemonSet pod's one node) rather than scanning every node per pod."""
+    all_nodes = snapshot.list()
+    if len(allowed) * 4 < len(all_nodes):
+        found = [ni for ni in map(snapshot.get, allowed) if ni is not None]
+        if all(ni.column_index >= 0 for ni in found):  # live: positions are tree order
+            return sorted(found, key=lambda ni: ni.column_index)
+    return [ni for ni in all_nodes if ni.name in allowed]
+
+
+def _node_hint(
+    fwk: Framework,
+    snapshot: Snapshot,
+    state: CycleState,
+    pod: Pod,
+    batching: tuple[_Batching, int, float],
+) -> str:
+    """GetNodeHint (v1.35+), asked even when the pod has a nominated node."""
+    found, cycle, now = batching
+    if found.batch is None:
+        return ""
+    rejects = last_node_rejects(fwk.run_filter, snapshot.get, state, pod)
+    found.hint, found.signature = found.batch.node_hint(pod, cycle, now, rejects)
+    return found.hint
 
 
 def _pass_extenders(

@@ -29,6 +29,8 @@ EXTENDER_NAME = "Extender"  # framework.ExtenderName, in UnschedulablePlugins
 class Extenders:
     items: list[HTTPExtender] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # v1.32+ (NodeToStatus.Set): a failure replaces a node's status instead of adding to it.
+    overwrite: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.items)
@@ -61,7 +63,10 @@ class Extenders:
                     self.skip(ext, "filter", err)
                     continue
                 raise
-            _merge_failures(result.failed, result.failed_and_unresolvable, statuses)
+            if self.overwrite:
+                _set_failures(result.failed, result.failed_and_unresolvable, statuses)
+            else:
+                _merge_failures(result.failed, result.failed_and_unresolvable, statuses)
             feasible = result.nodes
         return feasible
 
@@ -143,6 +148,16 @@ def _merge_failures(
             old = statuses[name]
             statuses[name] = Status(old.code, *old.reasons, msg, error=old.error, plugin=old.plugin)
         else:
+            statuses[name] = Status(Code.UNSCHEDULABLE, msg, plugin=EXTENDER_NAME)
+
+
+def _set_failures(
+    failed: Mapping[str, str], unresolvable: Mapping[str, str], statuses: dict[str, Status]
+) -> None:
+    for name, msg in unresolvable.items():
+        statuses[name] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg, plugin=EXTENDER_NAME)
+    for name, msg in failed.items():
+        if name not in unresolvable:
             statuses[name] = Status(Code.UNSCHEDULABLE, msg, plugin=EXTENDER_NAME)
 
 

@@ -151,6 +151,9 @@ class QueuedPodInfo:
     unschedulable_plugins: set[str] = field(default_factory=set)
     pending_plugins: set[str] = field(default_factory=set)
     gated: bool = False
+    # v1.34+ backoff counts failures by kind instead of attempts.
+    unschedulable_count: int = 0
+    consecutive_errors: int = 0
 
 
 PODS_TO_ACTIVATE_KEY = "kubernetes.io/pods-to-activate"

@@ -15,7 +15,6 @@ from typing import Any
 SRC_132 = "k8s.io/kubernetes v1.32.5, vendored in openshift-kni/scheduler-plugins@0aead6551"
 SRC_133 = "k8s.io/kubernetes v1.33.3, vendored in openshift-kni/scheduler-plugins@0c967825a"
 SRC_135 = "k8s.io/kubernetes v1.35.7, vendored in openshift-kni/scheduler-plugins@2117d3e30"
-SRC_136_CONFIG = "k8s.io/kube-scheduler v0.36.3 config/v1 types (staging tag)"
 
 
 def _switch(release: str, source: str, what: str) -> Any:
@@ -38,6 +37,11 @@ class Features:
         "1.32",
         f"{SRC_132}: backend/queue/scheduling_queue.go, plugins' EventsToRegister",
         "an unschedulable pod moves on a cluster change only if a rejecting plugin's hint says so",
+    )
+    extender_status_overwrite: bool = _switch(
+        "1.32",
+        f"{SRC_132}: schedule_one.go findNodesThatPassExtenders",
+        "an extender's failure replaces a node's status instead of adding a reason",
     )
     sidecar_non_zero_requested: bool = _switch(
         "1.32",
@@ -70,6 +74,16 @@ class Features:
         f"{SRC_133}: noderesources/balanced_allocation.go PreScore",
         "BalancedAllocation skips pods whose requests are all zero",
     )
+    pop_from_backoff_q: bool = _switch(
+        "1.33",
+        f"{SRC_133}: backend/queue/active_queue.go, backoff_queue.go",
+        "an empty activeQ pops the backoffQ head; backoff ends on whole-second windows",
+    )
+    unschedulable_count_backoff: bool = _switch(
+        "1.34",
+        f"{SRC_135}: backend/queue/backoff_queue.go getBackoffTime, scheduling_queue.go",
+        "backoff doubles per unschedulable attempt, error attempts counted apart",
+    )
     nodeports_sidecars: bool = _switch(
         "1.34",
         f"{SRC_135}: nodeports/node_ports.go, framework/types.go updateUsedPorts",
@@ -85,9 +99,21 @@ class Features:
         f"{SRC_135}: tainttoleration/taint_toleration.go Filter",
         "`node(s) had untolerated taint(s)`, without the taint",
     )
+    tie_break_heap: bool = _switch(
+        "1.35",
+        f"{SRC_135}: schedule_one.go nodeScoreHeap, prioritizeNodes",
+        "SelectHost pops a max-heap of (score, randomizer); randomizers only for extender-scored "
+        "nodes",
+    )
+    opportunistic_batching: bool = _switch(
+        "1.35",
+        f"{SRC_135}: framework/runtime/batch.go, plugins' SignPod",
+        "a pod with the last pod's signature may take the next node of its scores unscored",
+    )
     node_declared_features: bool = _switch(
         "1.36",
-        f"{SRC_136_CONFIG}; plugin list from the v1.36 release notes (#136042)",
+        f"{SRC_135}: default_plugins.go applyFeatureGates and the plugin (gate alpha, off, "
+        "there); on by default from v1.36 per its release notes (#136042)",
         "NodeDeclaredFeatures is in the default profile (skips pods needing no node feature)",
     )
 

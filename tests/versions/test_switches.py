@@ -101,3 +101,78 @@ def test_sidecar_host_ports(version: str, fits: bool) -> None:
     plugin.pre_filter(state, pending)
     status = plugin.filter(state, pending, handle.snapshot.list()[0])
     assert (status is None) is fits
+
+
+def test_extender_failures_replace_statuses_from_132() -> None:
+    from ksched_cli.extender.scheduling import _set_failures
+
+    shared = Status(Code.UNSCHEDULABLE, "Insufficient cpu", plugin="NodeResourcesFit")
+    statuses = {"a": shared, "b": shared}
+    _set_failures({"a": "busy", "c": "down"}, {"b": "gone"}, statuses)
+    assert shared.all_reasons() == ["Insufficient cpu"]
+    assert statuses == {
+        "a": Status(Code.UNSCHEDULABLE, "busy", plugin="Extender"),
+        "b": Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "gone", plugin="Extender"),
+        "c": Status(Code.UNSCHEDULABLE, "down", plugin="Extender"),
+    }
+    assert release("1.32").features.extender_status_overwrite
+    assert not release("1.30").features.extender_status_overwrite
+
+
+def _t(key: str, value: str, effect: str = "NoSchedule") -> dict[str, str]:
+    return {"key": key, "value": value, "effect": effect}
+
+
+def _tol(key: str, operator: str = "Equal", value: str = "", effect: str = "") -> dict[str, str]:
+    out = {"key": key, "operator": operator, "value": value, "effect": effect}
+    return {k: v for k, v in out.items() if v}
+
+
+# TestTaintTolerationFilter (v1.35+), rows without the alpha comparison operators; the
+# untolerated taint is the first NoSchedule/NoExecute taint no toleration matches.
+TAINT_ROWS: list[tuple[str, list[dict[str, str]], list[dict[str, str]], tuple[str, str] | None]] = [
+    ("no tolerations, nonempty taints", [], [_t("dedicated", "user1")], ("dedicated", "user1")),
+    ("tolerates the dedicated user1 taint",
+     [_tol("dedicated", value="user1", effect="NoSchedule")], [_t("dedicated", "user1")], None),
+    ("toleration for user2 on a user1 node",
+     [_tol("dedicated", value="user2", effect="NoSchedule")], [_t("dedicated", "user1")],
+     ("dedicated", "user1")),
+    ("Exists toleration", [_tol("foo", "Exists", effect="NoSchedule")], [_t("foo", "bar")], None),
+    ("all taints tolerated",
+     [_tol("dedicated", value="user2", effect="NoSchedule"),
+      _tol("foo", "Exists", effect="NoSchedule")],
+     [_t("dedicated", "user2"), _t("foo", "bar")], None),
+    ("effect does not match",
+     [_tol("foo", value="bar", effect="PreferNoSchedule")], [_t("foo", "bar")], ("foo", "bar")),
+    ("empty toleration effect matches", [_tol("foo", value="bar")], [_t("foo", "bar")], None),
+    ("PreferNoSchedule taint never filters",
+     [_tol("dedicated", value="user2", effect="NoSchedule")],
+     [_t("dedicated", "user1", "PreferNoSchedule")], None),
+    ("no toleration, PreferNoSchedule taint", [], [_t("dedicated", "user1", "PreferNoSchedule")],
+     None),
+]
+
+
+@pytest.mark.parametrize("version", ["1.30", "1.32", "1.36"])
+@pytest.mark.parametrize(
+    ("name", "tolerations", "taints", "untolerated"), TAINT_ROWS, ids=[r[0] for r in TAINT_ROWS]
+)
+def test_taint_toleration_filter(
+    version: str,
+    name: str,
+    tolerations: list[dict[str, str]],
+    taints: list[dict[str, str]],
+    untolerated: tuple[str, str] | None,
+) -> None:
+    handle = FakeHandle([make_node("nodeA", taints=taints)], features=release(version).features)
+    pod = make_pod("pod1", spec={"tolerations": tolerations})
+    got = tainttoleration.Plugin(None, handle).filter(CycleState(), pod, handle.snapshot.list()[0])
+    if untolerated is None:
+        assert got is None, name
+        return
+    reason = (
+        "node(s) had untolerated taint(s)"
+        if version == "1.36"
+        else f"node(s) had untolerated taint {{{untolerated[0]}: {untolerated[1]}}}"
+    )
+    assert got == Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason), name

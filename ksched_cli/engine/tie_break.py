@@ -1,0 +1,74 @@
+"""SelectHost from v1.35: a max-heap of scored nodes (schedule_one.go ``nodeScoreHeap``).
+
+Nodes are ordered by total score, then by a ``Randomizer``. v1.35.7 draws a random
+Randomizer only for nodes an extender scored; every other node keeps 0, so without
+extenders ties fall to the order ``container/heap`` leaves them in over the scored nodes.
+That order is emulated here exactly (``heap.Init`` then ``heap.Pop``), over the nodes in
+the order ksched's sequential filtering found them. The remaining heap is what
+opportunistic batching keeps for the next pods (engine/batching.py).
+
+ksched's deterministic rule (``--tie-break lowest-name``) gives every node a Randomizer
+that falls with its name, so the lowest name wins a tie exactly as in v1.30; ``random``
+replays the cluster's rule: 0 for nodes without extender scores, a seeded draw otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+
+class NodeScoreHeap:
+    """Go's container/heap over (name, total, randomizer), the highest first."""
+
+    def __init__(self, entries: Sequence[tuple[str, int, int]]) -> None:
+        self._h = list(entries)
+        n = len(self._h)
+        for i in range(n // 2 - 1, -1, -1):
+            self._down(i, n)
+
+    def _less(self, i: int, j: int) -> bool:
+        _, ti, ri = self._h[i]
+        _, tj, rj = self._h[j]
+        return ti > tj or (ti == tj and ri > rj)
+
+    def _down(self, i0: int, n: int) -> None:
+        i = i0
+        while True:
+            j1 = 2 * i + 1
+            if j1 >= n:
+                break
+            j = j1
+            j2 = j1 + 1
+            if j2 < n and self._less(j2, j1):
+                j = j2
+            if not self._less(j, i):
+                break
+            self._h[i], self._h[j] = self._h[j], self._h[i]
+            i = j
+
+    def pop(self) -> str:
+        n = len(self._h) - 1
+        self._h[0], self._h[n] = self._h[n], self._h[0]
+        self._down(0, n)
+        return self._h.pop()[0]
+
+    def __len__(self) -> int:
+        return len(self._h)
+
+
+def build_heap(
+    names: Sequence[str],
+    totals: Sequence[int],
+    rng: random.Random | None,
+    extender_scored: bool,
+) -> NodeScoreHeap:
+    """The heap selectHost pops; ``rng`` None is ksched's lowest-name rule."""
+    if rng is None:
+        rank = {name: i for i, name in enumerate(sorted(names, reverse=True))}
+        randomizers = [rank[n] for n in names]
+    elif extender_scored:
+        randomizers = [rng.getrandbits(63) for _ in names]
+    else:
+        randomizers = [0] * len(names)
+    return NodeScoreHeap(list(zip(names, totals, randomizers, strict=True)))

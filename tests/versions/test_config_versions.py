@@ -1,0 +1,108 @@
+"""The config layer per release: registry, default profile, DynamicResourcesArgs.
+
+Rows follow apis/config/v1 default_plugins_test (TestApplyFeatureGates) of v1.32.5 and
+v1.35.7, and validation_pluginargs_test TestValidateDynamicResourcesArgs (v1.35.7).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ksched_cli.config.defaults import default_multipoint
+from ksched_cli.config.load import check_config, default_config
+from ksched_cli.versions.releases import release
+
+V130_DEFAULTS = [
+    "SchedulingGates", "PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration",
+    "NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "EBSLimits",
+    "GCEPDLimits", "NodeVolumeLimits", "AzureDiskLimits", "VolumeBinding", "VolumeZone",
+    "PodTopologySpread", "InterPodAffinity", "DefaultPreemption",
+    "NodeResourcesBalancedAllocation", "ImageLocality", "DefaultBinder",
+]
+IN_TREE = ("EBSLimits", "GCEPDLimits", "AzureDiskLimits")
+V132_DEFAULTS = [n for n in V130_DEFAULTS if n not in IN_TREE]
+V136_DEFAULTS = [
+    *V132_DEFAULTS[: V132_DEFAULTS.index("DefaultPreemption")],
+    "DynamicResources",
+    *V132_DEFAULTS[V132_DEFAULTS.index("DefaultPreemption"):],
+    "NodeDeclaredFeatures",
+]
+
+
+@pytest.mark.parametrize(
+    ("version", "names"),
+    [("1.30", V130_DEFAULTS), ("1.32", V132_DEFAULTS), ("1.36", V136_DEFAULTS)],
+)
+def test_default_multipoint(version: str, names: list[str]) -> None:
+    got = default_multipoint(release(version).features)
+    assert [n for n, _ in got] == names
+    if version == "1.36":
+        assert dict(got)["DynamicResources"] == 2
+
+
+def test_default_config_filter_plugins_per_release() -> None:
+    filters = {
+        v: [r.name for r in default_config(release(v).features).profiles[0].enabled("filter")]
+        for v in ("1.30", "1.32", "1.36")
+    }
+    assert "EBSLimits" in filters["1.30"] and "EBSLimits" not in filters["1.32"]
+    assert filters["1.36"][-2:] == ["DynamicResources", "NodeDeclaredFeatures"]
+
+
+def _write(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+        + body,
+        encoding="utf-8",
+    )
+    return str(path)
+
+
+EBS = """profiles:
+  - schedulerName: default-scheduler
+    plugins:
+      filter:
+        enabled:
+          - name: EBSLimits
+"""
+
+
+@pytest.mark.parametrize(("version", "ok"), [("1.30", True), ("1.32", False), ("1.36", False)])
+def test_in_tree_volume_limits_leave_the_registry(tmp_path: Path, version: str, ok: bool) -> None:
+    checked = check_config(_write(tmp_path, EBS), release(version).features)
+    assert checked.ok is ok
+    if not ok:
+        assert [e.message for e in checked.errors] == ['FilterPlugin "EBSLimits" does not exist']
+
+
+def _dra(args: str) -> str:
+    return (
+        "profiles:\n  - schedulerName: default-scheduler\n    pluginConfig:\n"
+        "      - name: DynamicResources\n        args:\n" + args
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "errors"),
+    [
+        ("valid timeout", "          filterTimeout: 5s\n", []),
+        ("zero disables the timeout", "          filterTimeout: 0s\n", []),
+        ("negative timeout", "          filterTimeout: -1s\n",
+         ['Invalid value: "-1s": must be zero or positive']),
+        ("binding timeout with the gates off", "          bindingTimeout: 1m\n",
+         ["Forbidden: DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate "
+          "is disabled"]),
+    ],
+)
+def test_dynamic_resources_args(tmp_path: Path, name: str, args: str, errors: list[str]) -> None:
+    checked = check_config(_write(tmp_path, _dra(args)), release("1.36").features)
+    assert [e.message for e in checked.errors] == errors, name
+
+
+def test_dynamic_resources_args_defaulted_from_134() -> None:
+    config = default_config(release("1.36").features)
+    assert config.profiles[0].args("DynamicResources").filter_timeout_seconds == 10.0
+    assert default_config(release("1.30").features).profiles[0].args("DynamicResources") is None

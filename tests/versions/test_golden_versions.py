@@ -1,0 +1,77 @@
+"""Plans and upgrade diffs per release, byte for byte against golden files.
+
+Regenerate with ``KSCHED_UPDATE_GOLDEN=1 pytest tests/versions/test_golden_versions.py``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ksched_cli.cli.main import cli
+
+HERE = Path(__file__).parent
+REPO = HERE.parent.parent
+GOLDEN = HERE / "golden"
+UPGRADE = "examples/upgrade/cluster.yaml"
+SUBSET = "tests/versions/clusters/prefilter-subset.yaml"
+BATCH = "tests/versions/clusters/batch.yaml"
+BATCH_PROFILE = "tests/versions/clusters/batch-profile.yaml"
+
+CASES: dict[str, tuple[list[str], int]] = {
+    "versions.txt": (["versions", "--changes"], 0),
+    **{
+        f"upgrade.{v}.wide.txt": (["plan", UPGRADE, "-o", "wide", "--kubernetes-version", v], 2)
+        for v in ("1.30", "1.32", "1.36")
+    },
+    **{
+        f"upgrade.{v}.explain-pod.txt": (
+            [
+                "plan", UPGRADE, "--kubernetes-version", v,
+                "--explain-pod", "default/api", "--explain-pod", "default/best-effort",
+            ],
+            2,
+        )
+        for v in ("1.30", "1.36")
+    },
+    **{
+        f"upgrade-diff.{fmt}": (
+            ["diff", "--base-version", "1.30", "--head-version", "1.36", UPGRADE, "-o", fmt],
+            3,
+        )
+        for fmt in ("table", "json", "yaml", "markdown")
+    },
+    **{
+        f"prefilter-subset.{v}.json": (
+            ["plan", SUBSET, "-o", "json", "--explain", "--kubernetes-version", v], 2
+        )
+        for v in ("1.30", "1.32")
+    },
+    **{
+        f"batch.{v}.json": (
+            ["plan", BATCH, "-c", BATCH_PROFILE, "-o", "json", "--explain",
+             "--kubernetes-version", v],
+            0,
+        )
+        for v in ("1.30", "1.36")
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_golden(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    monkeypatch.chdir(REPO)
+    args, exit_code = CASES[name]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == exit_code, result.output
+    golden = GOLDEN / name
+    if os.environ.get("KSCHED_UPDATE_GOLDEN") == "1":
+        golden.write_text(result.stdout, encoding="utf-8")
+    assert result.stdout == golden.read_text(encoding="utf-8")
+
+
+def test_golden_set_is_complete() -> None:
+    assert sorted(p.name for p in GOLDEN.iterdir()) == sorted(CASES)
