@@ -33,7 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.workloads import WORKLOADS, node, pod
 
 
-def _run_one(name: str, profile: bool, explain_table: bool = False) -> dict[str, Any]:
+def _run_one(
+    name: str, profile: bool, explain_table: bool = False, explain_json: bool = False
+) -> dict[str, Any]:
     from ksched_cli.config.load import default_config
     from ksched_cli.engine.engine import Engine, EngineOptions
     from ksched_cli.manifests.loader import load_cluster
@@ -57,6 +59,7 @@ def _run_one(name: str, profile: bool, explain_table: bool = False) -> dict[str,
 
     options = EngineOptions(record="summary", progress=progress)
     writer = _explain_writer(options) if explain_table else None
+    document = _json_writer(options) if explain_json else None
     engine = Engine(default_config(), loaded.cluster, options)
     if writer is not None:
         writer.view.plan = engine.plan
@@ -67,9 +70,13 @@ def _run_one(name: str, profile: bool, explain_table: bool = False) -> dict[str,
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(35)
     else:
         plan = engine.run()
-    if writer is not None:  # the table, then every attempt's explanation
-        with open(os.devnull, "w", encoding="utf-8") as sink:
+    attempts = [a.pod for a in plan.attempts]
+    with open(os.devnull, "w", encoding="utf-8") as sink:
+        if writer is not None:  # the table, then every attempt's explanation
             writer.finish(sink)
+        if document is not None:  # the pods, then the spooled attempts copied in
+            document.finish(plan, sink)
+            document.close()
     plan_seconds = time.perf_counter() - started
     plan_cpu = time.process_time() - cpu_started
     summary = plan.summary()
@@ -77,15 +84,16 @@ def _run_one(name: str, profile: bool, explain_table: bool = False) -> dict[str,
         "workload": name,
         "nodes": len(loaded.cluster.nodes),
         "pending": pending,
-        "attempts": len(plan.attempts),
+        "attempts": len(attempts),
         "scheduled": summary.get("Scheduled", 0),
         "load_s": round(load_seconds, 2),
         "plan_s": round(plan_seconds, 2),
         "pods_per_s": round(pending / plan_seconds, 1) if plan_seconds else 0.0,
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-        "fifths": _fifths(started, stamps, [a.pod for a in plan.attempts]),
+        "fifths": _fifths(started, stamps, attempts),
         "plan_cpu_s": round(plan_cpu, 2),
-        "cpu_fifths": _fifths(cpu_started, cpu_stamps, [a.pod for a in plan.attempts]),
+        "cpu_fifths": _fifths(cpu_started, cpu_stamps, attempts),
+        **({"spooled_mib": document.spooled_chars // 2**20} if document is not None else {}),
     }
 
 
@@ -98,6 +106,17 @@ def _explain_writer(options: Any) -> Any:
 
     writer = TextPlanWriter(TableView(Plan()), explain=True)
     options.record = "full"
+    options.on_attempts = writer.on_attempts
+    return writer
+
+
+def _json_writer(options: Any) -> Any:
+    """`ksched plan -o json --explain`: weighted records, each cycle's attempts written in
+    the document's final bytes to a spool file, copied after the pods (into /dev/null)."""
+    from ksched_cli.render.structured_plan import StructuredPlanWriter
+
+    writer = StructuredPlanWriter("json", explain=True).__enter__()
+    options.record = "weighted"
     options.on_attempts = writer.on_attempts
     return writer
 
@@ -160,10 +179,16 @@ def main() -> int:
         action="store_true",
         help="plan as `ksched plan --explain` (table output) does, written to /dev/null",
     )
+    parser.add_argument(
+        "--explain-json",
+        action="store_true",
+        help="plan as `ksched plan -o json --explain` does, written to /dev/null",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(_run_one(args.child, args.profile, args.explain_table)))
+        result = _run_one(args.child, args.profile, args.explain_table, args.explain_json)
+        print(json.dumps(result))
         return 0
     names = args.workloads or [*WORKLOADS, "startup"]
     if "startup" in names:
@@ -180,6 +205,7 @@ def main() -> int:
     for name in names:
         cmd = [sys.executable, __file__, "--child", name] + (["--profile"] if args.profile else [])
         cmd += ["--explain-table"] if args.explain_table else []
+        cmd += ["--explain-json"] if args.explain_json else []
         # stdout carries the result line; stderr shows the profile when asked for.
         stderr = None if args.profile else subprocess.PIPE
         out = subprocess.run(cmd, text=True, stdout=subprocess.PIPE, stderr=stderr)
@@ -192,6 +218,7 @@ def main() -> int:
             f"{r['load_s']:>8}{r['plan_s']:>8}{r['pods_per_s']:>9}{r['peak_rss_mib']:>9}"
             f"  {' '.join(str(f) for f in r['fifths'])}"
             f"  | {r['plan_cpu_s']}  {' '.join(str(f) for f in r['cpu_fifths'])}"
+            + (f"  (spooled {r['spooled_mib']:,} MiB)" if "spooled_mib" in r else "")
         )
     return 0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Collection, Sequence
+from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 import click
@@ -17,8 +18,6 @@ from ..errors import KschedError, Location
 from ..manifests.loader import LoadResult, load_cluster
 from ..manifests.sources import manifest_sources
 from ..render.explain import DEFAULT_TOP
-from ..render.selection import restrict
-from ..render.stream import write_json, write_yaml
 from ..versions.features import Features
 from ..versions.releases import Release
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
@@ -28,6 +27,7 @@ from .version_opts import kubernetes_version_option
 from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
 if TYPE_CHECKING:
+    from ..render.structured_plan import StructuredPlanWriter
     from ..whatif.model import WhatIfReport
     from ..whatif.ops.base import Operation
 
@@ -198,40 +198,45 @@ def plan(
     writer = None
     if not structured and report is None:
         writer = text_writer(output, explain, explain_pod, top, running, shown, no_headers)
-    with progress_line() as progress:
-        options = EngineOptions(
-            tie_break=tie_break,
-            seed=seed,
-            progress=progress,
-            record=record,
-            extender_mode=ext.mode,
-            extender_transport=ext.transport,
-            on_attempts=writer.on_attempts if writer is not None else None,
-        )
-        engine = Engine(cfg, loaded.cluster, options)
-        if writer is not None:
-            writer.view.plan = engine.plan
-        result = _run_or_exit(engine, ext)
-    extra = _finish_whatif(whatif, loaded.cluster, result) if whatif is not None else None
-    for warning in result.warnings:  # extender failures skipped during the plan
-        click.echo(f"warning: {warning}", err=True)
-    result.warnings.extend(loaded.warnings)
-    if report is not None:
-        click.echo(report.render(result, loaded.cluster, paths, whatif), nl=False)
-    elif output == "json":
-        # Streamed: with --explain on a large cluster the document is gigabytes.
-        write_json(restrict(result, shown), explain, sys.stdout, extra)
-    elif output == "yaml":
-        write_yaml(restrict(result, shown), explain, sys.stdout, extra)
-    else:
-        assert writer is not None
-        if ext.notice:
-            sys.stdout.write(f"WARNING: {ext.notice}\n")
-        if whatif is not None:
-            from ..render.whatif_text import render_whatif
+    with ExitStack() as cleanup:
+        # -o json|yaml: attempts are spooled as they come (with --explain the document is
+        # gigabytes on a large cluster); leaving the block removes the spool, come what may.
+        doc = None
+        if structured:
+            doc = _structured_or_exit(output, explain, shown)
+            cleanup.callback(doc.close)
+        hook = writer.on_attempts if writer is not None else doc.on_attempts if doc else None
+        with progress_line() as progress:
+            options = EngineOptions(
+                tie_break=tie_break,
+                seed=seed,
+                progress=progress,
+                record=record,
+                extender_mode=ext.mode,
+                extender_transport=ext.transport,
+                on_attempts=hook,
+            )
+            engine = Engine(cfg, loaded.cluster, options)
+            if writer is not None:
+                writer.view.plan = engine.plan
+            result = _run_or_exit(engine, ext)
+        extra = _finish_whatif(whatif, loaded.cluster, result) if whatif is not None else None
+        for warning in result.warnings:  # extender failures skipped during the plan
+            click.echo(f"warning: {warning}", err=True)
+        result.warnings.extend(loaded.warnings)
+        if doc is not None:
+            doc.finish(result, sys.stdout, extra)
+        elif report is not None:
+            click.echo(report.render(result, loaded.cluster, paths, whatif), nl=False)
+        else:
+            assert writer is not None
+            if ext.notice:
+                sys.stdout.write(f"WARNING: {ext.notice}\n")
+            if whatif is not None:
+                from ..render.whatif_text import render_whatif
 
-            sys.stdout.write(render_whatif(whatif[0]))
-        writer.finish(sys.stdout)
+                sys.stdout.write(render_whatif(whatif[0]))
+            writer.finish(sys.stdout)
     # Skipped pods belong to another scheduler: not this plan's failure.
     pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
     disrupted = whatif is not None and whatif[0].disrupted()
@@ -265,6 +270,19 @@ def _finish_whatif(
     finish_report(whatif[0], cluster, result)
     result.notes[:0] = whatif[1]
     return {"whatif": whatif_document(whatif[0])}
+
+
+def _structured_or_exit(
+    output: str, explain: bool, shown: set[str] | None
+) -> StructuredPlanWriter:
+    """The -o json|yaml writer, its spool open (closed by the caller)."""
+    from ..render.structured_plan import StructuredPlanWriter
+
+    try:
+        return StructuredPlanWriter(output, explain, shown).__enter__()
+    except KschedError as exc:  # no room or no right to spool under $TMPDIR
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
 
 
 def _run_or_exit(engine: Engine, ext: ExtenderSetup) -> Plan:

@@ -4,53 +4,82 @@ or ``yaml.safe_dump`` of ``plan_document`` would write it.
 With ``--explain`` on a large cluster the document holds every attempt's scores and
 filter reasons for thousands of nodes: gigabytes as Python objects. Writing one
 attempt at a time keeps memory flat, and the two big per-node maps are formatted
-directly instead of through json's pure-Python indenting encoder.
+directly instead of through json's pure-Python indenting encoder. ``json_attempt`` and
+``yaml_attempt`` give one attempt's final text, so attempts can be written while the
+plan runs (``structured_plan.py``) and handed back as ``attempts``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TextIO
 
 import yaml
 
-from ..engine.records import Plan
+from ..engine.records import Attempt, Plan
 from .document import attempt_doc, plan_document
 
 _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
 _PAD = "  "
+_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def write_json(
-    plan: Plan, explain: bool, out: TextIO, extra: Mapping[str, Any] | None = None
+    plan: Plan,
+    explain: bool,
+    out: TextIO,
+    extra: Mapping[str, Any] | None = None,
+    attempts: Iterable[str] | None = None,
 ) -> None:
     """``json.dumps(plan_document(plan, explain), indent=2) + "\\n"``, streamed; ``extra``
-    keys (the what-if report) come after the plan's own."""
+    keys (the what-if report) come after the plan's own. ``attempts``, when given, are
+    the attempts already written by ``json_attempt`` (spooled while the plan ran), in
+    place of ``plan.attempts``."""
     out.write("{")
     first = True
     for key, value in _top_level(plan, explain, extra):
         out.write(("\n" if first else ",\n") + f"{_PAD}{_quote(key)}: ")
         first = False
         if key == "attempts":
-            _write_attempts(value, out)
+            _write_attempts(map(json_attempt, value) if attempts is None else attempts, out)
         else:
             out.write(_dumps(value, 1))
     out.write("\n}\n" if not first else "}\n")
 
 
 def write_yaml(
-    plan: Plan, explain: bool, out: TextIO, extra: Mapping[str, Any] | None = None
+    plan: Plan,
+    explain: bool,
+    out: TextIO,
+    extra: Mapping[str, Any] | None = None,
+    attempts: Iterable[str] | None = None,
 ) -> None:
-    """``yaml.safe_dump(plan_document(plan, explain), sort_keys=False)``, streamed."""
-    dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    """``yaml.safe_dump(plan_document(plan, explain), sort_keys=False)``, streamed;
+    ``attempts`` as for ``write_json``, written by ``yaml_attempt``."""
     for key, value in _top_level(plan, explain, extra):
-        if key == "attempts" and value:
-            out.write("attempts:\n")
-            for attempt in value:
-                out.write(yaml.dump([attempt_doc(attempt)], Dumper=dumper, sort_keys=False))
+        if key == "attempts":
+            texts = map(yaml_attempt, value) if attempts is None else attempts
+            empty = True
+            for text in texts:
+                out.write("attempts:\n" if empty else "")
+                out.write(text)
+                empty = False
+            if empty:
+                out.write(yaml.dump({key: []}, Dumper=_DUMPER, sort_keys=False))
         else:
-            out.write(yaml.dump({key: value}, Dumper=dumper, sort_keys=False))
+            out.write(yaml.dump({key: value}, Dumper=_DUMPER, sort_keys=False))
+
+
+def json_attempt(attempt: Attempt) -> str:
+    """One entry of the JSON document's ``attempts`` list, as it appears there after its
+    indentation."""
+    return _attempt(attempt_doc(attempt), 2)
+
+
+def yaml_attempt(attempt: Attempt) -> str:
+    """One entry of the YAML document's ``attempts`` list, lines and all."""
+    return yaml.dump([attempt_doc(attempt)], Dumper=_DUMPER, sort_keys=False)
 
 
 def _top_level(
@@ -75,14 +104,12 @@ def _dumps(value: Any, depth: int) -> str:
     return json.dumps(value, indent=2).replace("\n", "\n" + _PAD * depth)
 
 
-def _write_attempts(attempts: Sequence[Any], out: TextIO) -> None:
-    if not attempts:
-        out.write("[]")
-        return
-    out.write("[")
-    for i, attempt in enumerate(attempts):
-        out.write(("\n" if i == 0 else ",\n") + _PAD * 2 + _attempt(attempt_doc(attempt), 2))
-    out.write("\n" + _PAD + "]")
+def _write_attempts(texts: Iterable[str], out: TextIO) -> None:
+    empty = True
+    for text in texts:
+        out.write(("[\n" if empty else ",\n") + _PAD * 2 + text)
+        empty = False
+    out.write("[]" if empty else "\n" + _PAD + "]")
 
 
 def _attempt(doc: Mapping[str, Any], depth: int) -> str:
