@@ -92,6 +92,8 @@ class FakeHandle:
                 info.add_pod(pod)
         self._cluster = cluster or Cluster(nodes=list(nodes), pods=list(pods))
         self.clock = 0.0
+        # Plugins take their array paths only when this is set (EngineOptions.vectorize).
+        self.vectorize = False
 
     @property
     def snapshot(self) -> Snapshot:

@@ -135,15 +135,20 @@ class LazyGroup(click.Group):
 def cli() -> None:
     """Where would kube-scheduler put these pods, and why? Answered offline.
 
-    ksched replays kube-scheduler v1.30's scheduling cycle on manifests (Nodes,
-    Pods, PriorityClasses, PDBs, storage objects, PodGroups) under a
-    KubeSchedulerConfiguration profile, and explains every decision.
+    ksched replays kube-scheduler's scheduling cycle (v1.30.6 by default; see
+    `ksched versions`) on manifests: Nodes, Pods and the workloads that make
+    them (Deployments, StatefulSets, DaemonSets, Jobs, CronJobs), PDBs,
+    PriorityClasses, storage objects, PodGroups. It runs under a
+    KubeSchedulerConfiguration profile and explains every decision, and it
+    answers what-if questions (drain, add nodes, scale, capacity, scenarios).
 
     \b
     Examples (`ksched examples all examples` first, outside a checkout):
       ksched examples                             # the bundled examples
       ksched plan examples/basic                  # where does each pending pod go?
       ksched plan examples/basic --explain-pod default/web-0
+      helm template app ./chart | ksched plan - snapshot.yaml
+      ksched plan examples/drain/cluster.yaml --drain node-a  # can node-a be drained?
       ksched validate my-profile.yaml             # check a profile like kube-scheduler
       ksched profiles                             # built-in profiles for --config NAME
     """

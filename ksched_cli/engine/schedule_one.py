@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -157,8 +158,7 @@ def _find_nodes_that_fit(
                 return feasible, diagnosis
     nodes: Sequence[NodeInfo] = all_nodes
     if pre_result is not None and pre_result.node_names is not None:
-        allowed = pre_result.node_names
-        nodes = [ni for ni in all_nodes if ni.name in allowed]
+        nodes = _allowed_nodes(snapshot, pre_result.node_names)
         if absent_nodes:
             names = sorted(pre_result.plugins)
             reason = f"node(s) didn't satisfy plugin(s) [{' '.join(names)}]"
@@ -170,6 +170,17 @@ def _find_nodes_that_fit(
     if len(passed) != len(feasible):
         diagnosis.unschedulable_plugins.add(EXTENDER_NAME)
     return passed, diagnosis
+
+
+def _allowed_nodes(snapshot: Snapshot, allowed: AbstractSet[str]) -> list[NodeInfo]:
+    """The nodes PreFilter narrowed the pod to, in node-tree order. Looked up by name when
+    they are few (a DaemonSet pod's one node) rather than scanning every node per pod."""
+    all_nodes = snapshot.list()
+    if len(allowed) * 4 < len(all_nodes):
+        found = [ni for ni in map(snapshot.get, allowed) if ni is not None]
+        if all(ni.column_index >= 0 for ni in found):  # live: positions are tree order
+            return sorted(found, key=lambda ni: ni.column_index)
+    return [ni for ni in all_nodes if ni.name in allowed]
 
 
 def _node_hint(

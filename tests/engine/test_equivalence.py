@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from ksched_cli.api.node import parse_node
 from ksched_cli.api.pod import parse_pod
@@ -398,3 +399,52 @@ def test_preemption_with_pod_dependent_filters_before_fit_plans_the_same_both_wa
     config = load_config(str(profile))
     plan = _plan(_crowded_cluster(seed, True), True, config)
     assert plan == _plan(_crowded_cluster(seed, True), False, config)
+
+
+LIST_DEFAULTS = """
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: PodTopologySpread
+    args:
+      defaultingType: List
+      defaultConstraints:
+      - {maxSkew: 2, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway}
+      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway}
+      - {maxSkew: 3, topologyKey: rack, whenUnsatisfiable: ScheduleAnyway}
+"""
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_controller_pods_spread_the_same_both_ways(seed: int, tmp_path: Path) -> None:
+    # Deployment, ReplicaSet, StatefulSet and ReplicationController pods take the system
+    # default constraints (or, on odd seeds, List defaults that need every key); the
+    # DaemonSet's pods are pinned by matchFields; bare pods carry soft constraints.
+    from .spread_cluster import write
+
+    path = write(seed, tmp_path)
+    config = None
+    if seed % 2:
+        profile = tmp_path / "profile.yaml"
+        profile.write_text(LIST_DEFAULTS)
+        config = load_config(str(profile))
+    plans = [_plan(load_cluster([str(path)]).cluster, v, config) for v in (True, False)]
+    assert plans[0] == plans[1]
+    owners = {p.get("owner") for p in plans[0]["pods"]}
+    assert {"deployment/web", "statefulset/db", "daemonset/agent"} <= owners
+
+
+@pytest.mark.parametrize("workload", ["workload-controllers", "workload-pods"])
+def test_controller_benchmark_workloads_plan_the_same_both_ways(
+    workload: str, tmp_path: Path
+) -> None:
+    from benchmarks import workloads as w
+
+    docs = w.workload_controllers(80, 150) if workload == "workload-controllers" else (
+        w.workload_pods(80, 150))
+    path = tmp_path / "w.yaml"
+    path.write_text(yaml.safe_dump_all(list(docs)))
+    plans = [_plan(load_cluster([str(path)]).cluster, v) for v in (True, False)]
+    assert plans[0] == plans[1]

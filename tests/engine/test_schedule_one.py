@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ksched_cli.engine.schedule_one import Sampler
-from ksched_cli.engine.snapshot import node_tree_order
+from ksched_cli.engine.schedule_one import Sampler, _allowed_nodes
+from ksched_cli.engine.snapshot import Snapshot, node_tree_order
 from ksched_cli.framework.status import Code, Status
 from ksched_cli.framework.types import Diagnosis, FitError
 from tests.fakes import make_node, make_pod
@@ -65,3 +65,21 @@ def test_fit_error_with_pre_filter_message() -> None:
     assert str(FitError(make_pod("p"), 2, diag)) == (
         "0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims."
     )
+
+
+@pytest.mark.parametrize(
+    "allowed",
+    [{"a2", "b1"}, {"b3", "missing"}, {"a1", "a2", "a3", "b1", "b2", "b3", "c1"}, set()],
+    ids=["few", "one-unknown", "many", "none"],
+)
+def test_prefilter_node_names_keep_node_tree_order(allowed: set[str]) -> None:
+    # A few names are looked up (a DaemonSet pod's matchFields); the walk must still
+    # see them in node-tree order, as the scan over every node gives them.
+    nodes = [
+        make_node(f"{zone}{i}", labels={"topology.kubernetes.io/zone": zone})
+        for zone in "abc"
+        for i in (1, 2, 3)
+    ]
+    snapshot = Snapshot(nodes)
+    scanned = [ni.name for ni in snapshot.list() if ni.name in allowed]
+    assert [ni.name for ni in _allowed_nodes(snapshot, frozenset(allowed))] == scanned

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 import pytest
 
 from ksched_cli.api.node import Node
@@ -12,8 +13,10 @@ from ksched_cli.api.pod import Pod, TopologySpreadConstraint
 from ksched_cli.api.workloads import Workload
 from ksched_cli.config.args import LIST_DEFAULTING, SYSTEM_DEFAULTING, PodTopologySpreadArgs
 from ksched_cli.framework.cycle_state import CycleState
+from ksched_cli.framework.nodeinfo import NodeInfo
 from ksched_cli.framework.status import Code, Status
 from ksched_cli.framework.types import NodeScore
+from ksched_cli.plugins.podtopologyspread.plugin import PodTopologySpread
 from ksched_cli.plugins.podtopologyspread.scoring import PRE_SCORE_STATE_KEY, PreScoreState
 
 from .test_podtopologyspread_common import (
@@ -472,13 +475,18 @@ SCORE_CASES = {
 }
 
 
-def run_scores(case: ScoreCase, args: PodTopologySpreadArgs = SYSTEM) -> list[int]:
+def run_scores(
+    case: ScoreCase, args: PodTopologySpreadArgs = SYSTEM, arrays: bool = False
+) -> list[int]:
     plugin, handle = setup(
         [*case.nodes, *case.failed], case.existing, args=args, workloads=case.workloads
     )
+    handle.vectorize = arrays
     state = CycleState()
     candidates = [handle.node(n.name) for n in case.nodes]
     assert plugin.pre_score(state, case.pod, candidates) is None
+    if arrays:
+        return scores_on_arrays(plugin, state, case.pod, candidates)
     scores = []
     for info in candidates:
         score, status = plugin.score(state, case.pod, info)
@@ -490,9 +498,35 @@ def run_scores(case: ScoreCase, args: PodTopologySpreadArgs = SYSTEM) -> list[in
     return [s.score for s in scores]
 
 
+def scores_on_arrays(
+    plugin: PodTopologySpread, state: CycleState, p: Pod, candidates: list[NodeInfo]
+) -> list[int]:
+    """score_array and normalize_array over the live columns, as the engine calls them."""
+    s = state.get(PRE_SCORE_STATE_KEY)
+    assert isinstance(s, PreScoreState)
+    keys = [c.topology_key for c in s.constraints]
+    # PreScore took the array path unless two constraints share a key.
+    assert (s.positions is not None) == (len(set(keys)) == len(keys))
+    columns = candidates[0].columns
+    assert columns is not None
+    index = np.array([ni.column_index for ni in candidates], dtype=np.int64)
+    raw = plugin.score_array(state, p, columns, index)
+    if s.positions is None:
+        assert raw is None
+        raw = np.array([plugin.score(state, p, ni)[0] for ni in candidates], dtype=np.int64)
+    out = plugin.normalize_array(state, p, raw)
+    if out is None:
+        scores = [NodeScore(ni.name, int(v)) for ni, v in zip(candidates, raw, strict=True)]
+        assert plugin.normalize_score(state, p, scores) is None
+        return [ns.score for ns in scores]
+    result: list[int] = out.tolist()
+    return result
+
+
+@pytest.mark.parametrize("arrays", [False, True], ids=["per-node", "arrays"])
 @pytest.mark.parametrize("case", SCORE_CASES.values(), ids=SCORE_CASES.keys())
-def test_pod_topology_spread_score(case: ScoreCase) -> None:
-    assert run_scores(case) == case.want
+def test_pod_topology_spread_score(case: ScoreCase, arrays: bool) -> None:
+    assert run_scores(case, arrays=arrays) == case.want
 
 
 def test_raw_scores_before_normalizing() -> None:
@@ -541,5 +575,6 @@ def test_list_defaulting_requires_every_key() -> None:
         [],
         workloads=[service({"foo": ""})],
     )
-    assert run_scores(case, args) == [100, 0]
-    assert run_scores(case, SYSTEM) == [22, 100]
+    for arrays in (False, True):
+        assert run_scores(case, args, arrays) == [100, 0]
+        assert run_scores(case, SYSTEM, arrays) == [22, 100]

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...api.pod import Pod, TopologySpreadConstraint
 from ...config.args import SYSTEM_DEFAULTING, PodTopologySpreadArgs
-from ...framework.columns import BoolArray, NodeColumns
+from ...framework.columns import BoolArray, IntArray, NodeColumns
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
@@ -32,6 +32,7 @@ from .filtering import (
     filter_node,
     update_with_pod,
 )
+from .score_vector import build_pre_score_state, live_positions, normalize_array, score_array
 from .scoring import (
     PRE_SCORE_STATE_KEY,
     PreScoreState,
@@ -168,10 +169,25 @@ class PodTopologySpread:
         if not constraints:
             return Status(Code.SKIP)
         keys = [self._counter.key(c.selector, pod.namespace) for c in constraints]
-        s = init_pre_score_state(constraints, keys, nodes, require_all)
-        count_pairs(s, pod, all_nodes, require_all, self._counter)
+        live = live_positions(nodes) if getattr(self._handle, "vectorize", False) else None
+        s = None
+        if live is not None:
+            s = build_pre_score_state(pod, constraints, keys, *live, require_all)
+        if s is None:
+            s = init_pre_score_state(constraints, keys, nodes, require_all)
+            count_pairs(s, pod, all_nodes, require_all, self._counter)
         state.write(PRE_SCORE_STATE_KEY, s)
         return None
+
+    def score_array(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
+    ) -> IntArray | None:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        return score_array(s, pod, columns, index) if isinstance(s, PreScoreState) else None
+
+    def normalize_array(self, state: CycleState, pod: Pod, scores: IntArray) -> IntArray | None:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        return normalize_array(s, scores) if isinstance(s, PreScoreState) else None
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
         s = state.get(PRE_SCORE_STATE_KEY)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ...api.pod import Pod
 from ...framework.nodeinfo import NodeInfo
@@ -22,6 +23,9 @@ from .common import (
     node_has_keys,
 )
 
+if TYPE_CHECKING:
+    from ...framework.columns import BoolArray, IntArray
+
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 INVALID_SCORE = -1
 
@@ -35,6 +39,10 @@ class PreScoreState:
     ignored_nodes: set[str]
     pair_counts: dict[TopologyPair, int]
     weights: list[float]
+    # Set when PreScore ran on arrays (score_vector.py): the column positions of the
+    # nodes it was given and, in the same order, which of them are ignored.
+    positions: IntArray | None = None
+    ignored_at: BoolArray | None = None
 
     def clone(self) -> PreScoreState:
         # Nothing mutates the state after PreScore, so sharing it is safe.

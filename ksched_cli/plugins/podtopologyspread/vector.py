@@ -15,14 +15,20 @@ from ..helpers.taints import do_not_schedule_taints, find_matching_untolerated_t
 from .common import HONOR, NAME, Constraint, NodeInclusion, RequiredNodeAffinity, count_matching
 from .filtering import PreFilterState, pre_filter_state_from_counts
 
+OBJECT_NAME_FIELD = "metadata.name"  # the one field matchFields may name
 
-def _included(pod: Pod, c: Constraint, columns: NodeColumns) -> BoolArray:
+
+def included(pod: Pod, c: Constraint, columns: NodeColumns) -> BoolArray:
     """matchNodeInclusionPolicies per node: static node data and the pod's spec only."""
     mask: BoolArray = np.ones(columns.size, dtype=np.bool_)
     affinity = RequiredNodeAffinity.of(pod)
     if c.node_affinity_policy == HONOR and not affinity.is_empty:
-        key = (NAME, "affinity", tuple(sorted(affinity.node_selector.items())), affinity.terms)
-        mask = mask & columns.static_mask(key, lambda ni: affinity.matches(ni.node))
+        pinned = _pinned_names(affinity)
+        if pinned is not None and len(pinned) * 4 < columns.size:
+            mask = mask & _pinned_mask(affinity, pinned, columns)
+        else:
+            key = (NAME, "affinity", tuple(sorted(affinity.node_selector.items())), affinity.terms)
+            mask = mask & columns.static_mask(key, lambda ni: affinity.matches(ni.node))
     if c.node_taints_policy == HONOR:
         tolerations = pod.tolerations
         mask = mask & columns.static_mask(
@@ -35,12 +41,43 @@ def _included(pod: Pod, c: Constraint, columns: NodeColumns) -> BoolArray:
     return mask
 
 
+def _pinned_names(affinity: RequiredNodeAffinity) -> set[str] | None:
+    """The only node names the required terms can match, when every term has a
+    ``metadata.name In`` field (a DaemonSet pod's); None when a term may match any node."""
+    if affinity.terms is None:
+        return None
+    names: set[str] = set()
+    for term in affinity.terms.terms:
+        pinned = [
+            set(r.values)
+            for r in term.match_fields
+            if r.key == OBJECT_NAME_FIELD and r.operator == "In"
+        ]
+        if not pinned:
+            return None
+        names |= set.intersection(*pinned)
+    return names
+
+
+def _pinned_mask(
+    affinity: RequiredNodeAffinity, names: set[str], columns: NodeColumns
+) -> BoolArray:
+    """The affinity's verdicts computed on the pinned nodes only, not cached: one per
+    DaemonSet pod would otherwise cost a pass over every node and a mask kept for good."""
+    mask: BoolArray = np.zeros(columns.size, dtype=np.bool_)
+    for name in names:
+        ni = columns.by_name.get(name)
+        if ni is not None and affinity.matches(ni.node):
+            mask[ni.column_index] = True
+    return mask
+
+
 def _domains(c: Constraint, columns: NodeColumns) -> tuple[IntArray, list[str]]:
     key = c.topology_key
     return columns.static_ids((NAME, "domain", key), lambda ni: ni.node.labels.get(key))
 
 
-def _counts(pod: Pod, c: Constraint, columns: NodeColumns) -> IntArray:
+def matching_counts(pod: Pod, c: Constraint, columns: NodeColumns) -> IntArray:
     selector = c.selector
     if selector is None or selector.is_empty:
         return np.zeros(columns.size, dtype=np.int64)
@@ -64,13 +101,13 @@ def build_state(
     firsts: list[tuple[int, tuple[str, str], int]] = []
     for c in constraints:
         ids, values = _domains(c, columns)
-        m = has_keys & _included(pod, c, columns)
+        m = has_keys & included(pod, c, columns)
         nodes = np.flatnonzero(m)
         if nodes.size == 0:
             continue
         domain_of = ids[nodes]
         sums = np.bincount(
-            domain_of, weights=_counts(pod, c, columns)[nodes], minlength=len(values)
+            domain_of, weights=matching_counts(pod, c, columns)[nodes], minlength=len(values)
         )
         present, first = np.unique(domain_of, return_index=True)
         for d, f in zip(present.tolist(), first.tolist(), strict=True):
