@@ -71,7 +71,7 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
     try:
         cfg = load_config(config, kubernetes_version.features)
         scenario = load_scenario(scenario_file)
-        cluster = load_cluster(list(paths)).cluster
+        cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version).cluster
         page = _HtmlPage(cluster) if output == "html" else None
         # The report draws every pod's story: filter reasons and weighted scores.
         record = "weighted" if page is not None else "summary"
