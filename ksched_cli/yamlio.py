@@ -2,19 +2,17 @@
 
 Manifests are decoded with PyYAML's C loader when available (speed matters for
 large snapshots); when something in them is wrong, the file is decoded again
-with ruamel.yaml to find the line and column of the offending field.
+with ruamel.yaml to find the line and column of the offending field. ruamel.yaml is
+imported only then (and for configuration files), not on a plan's fast path.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError
 
 from . import readers
 from .errors import KschedError, Location
@@ -23,6 +21,9 @@ try:
     _FastLoader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - pure-Python PyYAML build
     _FastLoader = yaml.SafeLoader
+
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
 
 
 def read_text(path: Path) -> str:
@@ -45,6 +46,8 @@ def load_documents(path: Path, text: str | None = None) -> list[Any]:
 
 
 def _positioned_loader() -> YAML:
+    from ruamel.yaml import YAML
+
     loader = YAML(typ="rt")
     loader.allow_duplicate_keys = False
     return loader
@@ -52,6 +55,8 @@ def _positioned_loader() -> YAML:
 
 def load_positioned(path: Path, text: str | None = None) -> list[Any]:
     """Every document as ruamel round-trip nodes, which remember line and column."""
+    from ruamel.yaml.error import MarkedYAMLError
+
     text = read_text(path) if text is None else text
     try:
         return list(_positioned_loader().load_all(text))
@@ -78,6 +83,8 @@ def split_path(field: str) -> Iterator[str | int]:
 
 def position_of(node: Any, field: str) -> tuple[int, int] | None:
     """1-based (line, column) of ``field`` inside a ruamel document, or of its nearest parent."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     best: tuple[int, int] | None = None
     current = node
     for part in split_path(field):
@@ -98,6 +105,8 @@ def position_of(node: Any, field: str) -> tuple[int, int] | None:
 
 def locate(path: Path, document: int, field: str, item: int | None = None) -> Location:
     """The position of ``field`` in document ``document`` (and ``kind: List`` item ``item``)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     try:
         docs = load_positioned(path)
     except KschedError:

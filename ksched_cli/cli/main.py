@@ -14,6 +14,11 @@ from click.utils import make_default_short_help
 from .. import KUBE_SCHEDULER_VERSION, __version__
 from ..errors import KschedError
 
+# NumPy's OpenBLAS starts a thread per core when it is imported. ksched does no linear
+# algebra (only element-wise int64 work), and on a busy machine starting that pool
+# costs a short plan about 60 ms of CPU. A value the user set is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 # Sub-command -> module defining it. A command's module is imported only when that
 # command runs (or help lists it): start-up time adds up over many short plans.
 COMMANDS = {

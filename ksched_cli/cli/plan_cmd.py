@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Collection, Sequence
-from difflib import SequenceMatcher
+from typing import TYPE_CHECKING
 
 import click
 
 from ..config.load import load_config
 from ..config.types import SchedulerConfig
-from ..controllers import member_keys
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
@@ -20,18 +19,17 @@ from ..manifests.sources import manifest_sources
 from ..render.explain import DEFAULT_TOP
 from ..render.selection import restrict
 from ..render.stream import write_json, write_yaml
-from ..render.whatif_document import whatif_document
-from ..render.whatif_text import render_whatif
 from ..versions.features import Features
 from ..versions.releases import Release
-from ..whatif.apply import apply_operations, finish_report
-from ..whatif.model import WhatIfReport
-from ..whatif.ops.base import Operation
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
 from .plan_output import check_combination, selection_or_exit, show_options, text_writer
 from .progress import loading_line, progress_line
 from .version_opts import kubernetes_version_option
 from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
+
+if TYPE_CHECKING:
+    from ..whatif.model import WhatIfReport
+    from ..whatif.ops.base import Operation
 
 EXIT_ALL_SCHEDULED = 0
 EXIT_ERROR = 1
@@ -214,13 +212,10 @@ def plan(
         if writer is not None:
             writer.view.plan = engine.plan
         result = _run_or_exit(engine, ext)
-    if whatif is not None:
-        finish_report(whatif[0], loaded.cluster, result)
-        result.notes[:0] = whatif[1]
+    extra = _finish_whatif(whatif, loaded.cluster, result) if whatif is not None else None
     for warning in result.warnings:  # extender failures skipped during the plan
         click.echo(f"warning: {warning}", err=True)
     result.warnings.extend(loaded.warnings)
-    extra = {"whatif": whatif_document(whatif[0])} if whatif is not None else None
     if report is not None:
         click.echo(report.render(result, loaded.cluster, paths, whatif), nl=False)
     elif output == "json":
@@ -233,6 +228,8 @@ def plan(
         if ext.notice:
             sys.stdout.write(f"WARNING: {ext.notice}\n")
         if whatif is not None:
+            from ..render.whatif_text import render_whatif
+
             sys.stdout.write(render_whatif(whatif[0]))
         writer.finish(sys.stdout)
     # Skipped pods belong to another scheduler: not this plan's failure.
@@ -248,11 +245,26 @@ def plan(
 def _apply_or_exit(
     loaded: LoadResult, operations: list[Operation]
 ) -> tuple[WhatIfReport, list[str]]:
+    # The what-if modules are imported only when an operation is given (start-up).
+    from ..whatif.apply import apply_operations
+
     try:
         return apply_operations(loaded.cluster, operations)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
+
+
+def _finish_whatif(
+    whatif: tuple[WhatIfReport, list[str]], cluster: Cluster, result: Plan
+) -> dict[str, object]:
+    """The report completed with the plan's outcome, its notes first in the plan's."""
+    from ..render.whatif_document import whatif_document
+    from ..whatif.apply import finish_report
+
+    finish_report(whatif[0], cluster, result)
+    result.notes[:0] = whatif[1]
+    return {"whatif": whatif_document(whatif[0])}
 
 
 def _run_or_exit(engine: Engine, ext: ExtenderSetup) -> Plan:
@@ -340,6 +352,10 @@ def _where(paths: Sequence[str]) -> Location | None:
 def _require_pods(cluster: Cluster, wanted: Sequence[str]) -> None:
     """Every ``--explain-pod`` names a pod of the input (checked before the plan runs),
     or a StatefulSet pod an OrderedReady set creates during the plan."""
+    if not wanted:
+        return
+    from ..controllers import member_keys  # only here: start-up of plans without workloads
+
     keys = {p.key for p in cluster.pods} | member_keys(cluster)
     for name in wanted:
         if name not in keys:
@@ -350,6 +366,8 @@ def _require_pods(cluster: Cluster, wanted: Sequence[str]) -> None:
 
 def _suggestion(wanted: str, keys: Collection[str]) -> str:
     """`` (did you mean NS/NAME?)`` for a bare NAME, a wrong namespace or a typo, else ""."""
+    from difflib import SequenceMatcher  # only on this error path (start-up)
+
     namespace, _, name = wanted.rpartition("/")
     pods = sorted(tuple(key.split("/", 1)) for key in keys)
     same_name = [f"{ns}/{n}" for ns, n in pods if n == name]

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ..errors import KschedError
-from ..whatif.ops.base import Operation
 from ..whatif.ops.registry import OPERATIONS, parse_operation
+
+if TYPE_CHECKING:
+    from ..whatif.ops.base import Operation
 
 META_KEY = "ksched.whatif.operations"
 _SELECTOR_FLAGS = ("-l", "--selector")

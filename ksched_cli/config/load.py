@@ -2,6 +2,11 @@
 
 Public entry points: ``load_config`` (first error raises), ``check_config``
 (every problem, for ``ksched validate``) and ``default_config``.
+
+The built-in profiles are ours and fixed: tests prove they are schema-clean and read
+the same with PyYAML as with ruamel.yaml, so a run reads them with PyYAML's C loader
+and skips the JSON Schema pass; jsonschema and ruamel.yaml are imported only for
+files a user wrote (start-up time).
 """
 
 from __future__ import annotations
@@ -10,12 +15,13 @@ import datetime
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import yaml
 
 from ..errors import KschedError, Location
 from ..versions.features import V130, Features
-from ..yamlio import load_positioned, position_of, read_text
-from . import schema
+from ..yamlio import read_text
 from .args_codec import decode_args
 from .builtin import builtin_names, builtin_path
 from .catalog import plugins_with_args
@@ -28,7 +34,9 @@ from .problems import ERROR, WARNING, Problem, child, plain
 from .types import Profile, SchedulerConfig
 from .validation import validate
 from .validation_args import INIT_VALIDATORS
-from .yaml_bounds import check_config_yaml
+
+if TYPE_CHECKING:
+    from .schema import SchemaIssue
 
 DEFAULT_SOURCE = "<default>"
 DEFAULT_PROFILE = "default"
@@ -100,6 +108,9 @@ def to_plain(node: Any) -> Any:
 
 
 def _document(source: str, path: Path) -> Any:
+    from ..yamlio import load_positioned
+    from .yaml_bounds import check_config_yaml
+
     text = read_text(path)
     check_config_yaml(source, text)  # before anything expands an alias
     docs = [d for d in load_positioned(path, text) if d is not None]
@@ -145,7 +156,7 @@ def _under(path: str, roots: set[str]) -> bool:
     return any(path == r or path.startswith((f"{r}.", f"{r}[")) for r in roots)
 
 
-def _merge(issues: list[schema.SchemaIssue], semantic: list[Problem]) -> list[Problem]:
+def _merge(issues: list[SchemaIssue], semantic: list[Problem]) -> list[Problem]:
     """Structural schema errors hide what follows from them; semantic wording wins otherwise."""
     structural = {i.problem.field for i in issues if i.structural}
     kept = [
@@ -157,6 +168,8 @@ def _merge(issues: list[schema.SchemaIssue], semantic: list[Problem]) -> list[Pr
 
 
 def _locate(source: str, doc: Any, problem: Problem) -> Finding:
+    from ..yamlio import position_of
+
     pos = position_of(doc, problem.locate) if doc is not None else None
     line, column = pos if pos else (None, None)
     return Finding(
@@ -231,10 +244,13 @@ def _scheduler_config(
     return result, problems
 
 
-def check_document(source: str, doc: Any, features: Features = V130) -> CheckedConfig:
+def check_document(
+    source: str, doc: Any, features: Features = V130, schema_clean: bool = False
+) -> CheckedConfig:
     """Every problem in one positioned document (ruamel nodes) that claims to be a config.
 
     ``features`` is the release being configured: its plugins and default profile.
+    ``schema_clean`` skips the JSON Schema pass for a document known to pass it.
     """
     result = CheckedConfig(source)
     header = _header_problems(doc)
@@ -242,8 +258,12 @@ def check_document(source: str, doc: Any, features: Features = V130) -> CheckedC
         result.findings = [_locate(source, doc, p) for p in header]
         return result
     plain_doc = to_plain(doc)
-    issues = schema.check(plain_doc)
-    schema.sanitize(plain_doc, issues)
+    issues: list[SchemaIssue] = []
+    if not schema_clean:
+        from . import schema
+
+        issues = schema.check(plain_doc)
+        schema.sanitize(plain_doc, issues)
     config = decode(plain_doc)
     config.features = features
     set_defaults(config)
@@ -267,6 +287,12 @@ def check_config(path_or_name: str, features: Features = V130) -> CheckedConfig:
     """
     if path_or_name == DEFAULT_PROFILE and features != V130 and not Path(path_or_name).exists():
         return check_document(path_or_name, {"apiVersion": API_VERSION, "kind": KIND}, features)
+    builtin = _builtin_document(path_or_name)
+    if builtin is not None:
+        checked = check_document(path_or_name, builtin, features, schema_clean=True)
+        if not checked.findings:
+            return checked
+        # Not for v1.30 (tests): findings need the positioned reading for their lines.
     try:
         path = resolve(path_or_name)
         doc = _document(path_or_name, path)
@@ -279,6 +305,17 @@ def check_config(path_or_name: str, features: Features = V130) -> CheckedConfig:
             )
         return CheckedConfig(path_or_name, [Finding(exc)])
     return check_document(path_or_name, doc, features)
+
+
+def _builtin_document(path_or_name: str) -> Any:
+    """A built-in profile (not shadowed by a file of that name) as plain data, else None."""
+    if Path(path_or_name).exists():
+        return None
+    path = builtin_path(path_or_name)
+    if path is None:
+        return None
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load(read_text(path), Loader=loader)
 
 
 def load_config(path_or_name: str, features: Features = V130) -> SchedulerConfig:

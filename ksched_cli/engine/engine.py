@@ -68,6 +68,7 @@ class Engine:
         rng = random.Random(self.options.seed) if self.options.tie_break == "random" else None
         self.sampler = Sampler(config.percentage_of_nodes_to_score, 0, rng)
         self.sampler.vectorize = self.options.vectorize
+        self.sampler.record_rejected = self.options.record != "summary"
         self.sampler.tie_heap = self.features.tie_break_heap
         if self.features.opportunistic_batching:
             self.sampler.batches = {}

@@ -40,10 +40,15 @@ def walk_with_masks(
     start: int,
     to_find: int,
     columns: NodeColumns,
-) -> tuple[list[NodeInfo], Failed]:
+    count_only: bool = False,
+) -> tuple[list[NodeInfo], Failed, int]:
     """The same walk with filter masks: only nodes a mask rejects (or that need a
     per-node plugin or carry nominated pods) run plugin code, so the visited prefix,
-    the feasible nodes and every recorded status equal the reference path's."""
+    the feasible nodes and every recorded status equal the reference path's.
+
+    ``count_only``: when some node is feasible, the mask-rejected nodes are only
+    counted (the third value), not given statuses: the caller reads nothing else of
+    them (no --explain record, no extender, no failure message)."""
     masks = fwk.filter_masks(state, pod, columns)
     n = len(nodes)
     if n == columns.size:
@@ -58,7 +63,7 @@ def walk_with_masks(
     special[[by_name[n].column_index for n in fwk.nominated_node_names() if n in by_name]] = True
     clear = passing[order] & ~special[order]
     if len(vector) < len(masks):
-        return _walk_mixed(fwk, state, pod, columns, order, special, masks, to_find)
+        return (*_walk_mixed(fwk, state, pod, columns, order, special, masks, to_find), 0)
     cum = np.cumsum(clear)
     extra: list[int] = []
     failed: Failed = []
@@ -88,10 +93,13 @@ def walk_with_masks(
     # Every node a mask rejected before the last chosen one was visited and failed.
     end = chosen[-1] if len(chosen) >= to_find else n
     rejected = order[:end][~passing[order[:end]] & ~special[order[:end]]]
-    failed.extend(rejected_statuses(fwk, state, pod, masks, columns, rejected))
     infos = columns.infos
     positions = order[chosen]
-    return LiveNodes([infos[i] for i in positions.tolist()], positions), failed
+    feasible = LiveNodes([infos[i] for i in positions.tolist()], positions)
+    if count_only and chosen:
+        return feasible, failed, int(rejected.size)
+    failed.extend(rejected_statuses(fwk, state, pod, masks, columns, rejected))
+    return feasible, failed, 0
 
 
 def _walk_mixed(

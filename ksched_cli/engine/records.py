@@ -74,11 +74,15 @@ class ScoreTable:
 
     def runner_up(self, node: str) -> tuple[str, int] | None:
         """The best-scored other node (lowest name among equals)."""
-        best: tuple[int, str] | None = None
-        for name, total in zip(self.names, self.total.tolist(), strict=True):
-            if name != node and (best is None or (-total, name) < best):
-                best = (-total, name)
-        return None if best is None else (best[1], -best[0])
+        names, total = self.names, self.total
+        others = np.ones(len(names), dtype=np.bool_)
+        if node in names:
+            others[names.index(node)] = False
+        if not others.any():
+            return None
+        best = total[others].max()
+        tied = np.flatnonzero(others & (total == best)).tolist()
+        return min(map(names.__getitem__, tied)), int(best)  # no Python frame per node
 
 
 ALLOWED = "allowed"  # PermitWait.outcome

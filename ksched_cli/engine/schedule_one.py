@@ -49,6 +49,9 @@ class Sampler:
     vectorize: bool = True
     # sched.Extenders: called after the Filter plugins, with the Score plugins, in bind.
     extenders: Extenders = field(default_factory=Extenders)
+    # Whether an attempt that finds feasible nodes keeps the statuses of the nodes it
+    # rejected (--explain records them); the engine clears it for summary records.
+    record_rejected: bool = True
     # v1.35+: SelectHost pops a heap of scored nodes (engine/tie_break.py), and profiles
     # may batch pods of one signature (engine/batching.py; None: batching off).
     tie_heap: bool = False
@@ -104,7 +107,7 @@ def schedule_pod(
     )
     if not feasible:
         raise FitError(pod, len(snapshot), diagnosis)
-    evaluated = len(feasible) + len(diagnosis.node_to_status)
+    evaluated = len(feasible) + len(diagnosis.node_to_status) + diagnosis.unrecorded
     batch = batching.batch
     if len(feasible) == 1:
         if batch is not None:
@@ -164,7 +167,7 @@ def _find_nodes_that_fit(
             reason = f"node(s) didn't satisfy plugin(s) [{' '.join(names)}]"
             diagnosis.absent_status = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason)
     feasible = _find_nodes_that_pass_filters(fwk, sampler, state, pod, diagnosis, nodes)
-    processed = len(feasible) + len(diagnosis.node_to_status)
+    processed = len(feasible) + len(diagnosis.node_to_status) + diagnosis.unrecorded
     sampler.next_start_node_index = (sampler.next_start_node_index + processed) % len(all_nodes)
     passed = _pass_extenders(sampler.extenders, pod, feasible, diagnosis)
     if len(passed) != len(feasible):
@@ -229,7 +232,12 @@ def _find_nodes_that_pass_filters(
         return [nodes[(start + i) % num_all] for i in range(to_find)]
     columns = nodes[0].columns
     if columns is not None and sampler.vectorize:
-        feasible, failed = walk_with_masks(fwk, state, pod, nodes, start, to_find, columns)
+        # Extenders read the statuses (and may reject every feasible node): keep them.
+        count_only = not sampler.record_rejected and not sampler.extenders
+        feasible, failed, unrecorded = walk_with_masks(
+            fwk, state, pod, nodes, start, to_find, columns, count_only
+        )
+        diagnosis.unrecorded += unrecorded
     else:
         feasible, failed = _walk(fwk, state, pod, nodes, start, to_find)
     diagnosis.node_to_status.update(failed)

@@ -100,6 +100,9 @@ class Diagnosis:
     pending_plugins: set[str] = field(default_factory=set)
     pre_filter_msg: str = ""
     post_filter_msg: str = ""
+    # Rejected nodes of a successful filter pass whose statuses were not made, because
+    # the output reads none of them (summary records): they count as evaluated only.
+    unrecorded: int = 0
 
     def add_plugin_status(self, status: Status) -> None:
         if not status.plugin:

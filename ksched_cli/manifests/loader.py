@@ -425,11 +425,28 @@ class _Builder:
 
     def reconcile(self) -> None:
         """Workload objects become the pods their controllers would create."""
+        if not needs_controllers(self.cluster):
+            return  # nothing to sync and no owner to name: skip importing the controllers
         # Imported here: the controllers use this package's admission module.
         from ..controllers import reconcile
 
         result = reconcile(self.cluster)
         self.warnings += result.notes
+
+
+# Cluster lists the controllers sync (controllers/registry.py; a test keeps them equal).
+WORKLOAD_LISTS = (
+    "deployments", "replica_sets", "replication_controllers", "stateful_sets",
+    "daemon_sets", "cron_jobs", "jobs",
+)
+
+
+def needs_controllers(cluster: Cluster) -> bool:
+    """Whether ``controllers.reconcile`` can change anything: a workload object to sync,
+    or a pod with a controller reference whose ``Pod.workload`` it names."""
+    if any(getattr(cluster, name) for name in WORKLOAD_LISTS):
+        return True
+    return any(pod.meta.owner_references for pod in cluster.pods)
 
 
 def _finished(raw: Raw) -> bool:

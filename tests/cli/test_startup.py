@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -70,3 +72,103 @@ def test_help_imports_no_command_and_no_heavy_module() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
     assert json.loads(out.strip().splitlines()[-1]) == []
+
+
+# Modules a plan of bare pods with the built-in profile must not import: the built-in
+# profiles are schema-checked by tests (tests/config/test_builtin_profiles.py), and the
+# controllers only run when a workload object or an owned pod is in the input, and the
+# what-if operations are imported only when one is given.
+NOT_FOR_A_SMALL_PLAN = [
+    "jsonschema",
+    "referencing",
+    "ruamel",
+    "ksched_cli.config.schema",
+    "ksched_cli.config.yaml_bounds",
+    "ksched_cli.controllers",
+    "ksched_cli.whatif.apply",
+    "ksched_cli.whatif.ops.base",
+    "ksched_cli.render.whatif_text",
+    "difflib",
+]
+
+ONE_NODE = """\
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers:
+  - name: c
+    image: pause
+    resources: {requests: {cpu: 100m}}
+"""
+
+
+def _imported_by(args: list[str], watched: list[str]) -> tuple[int, list[str]]:
+    probe = (
+        "import sys, json\n"
+        f"sys.argv = ['ksched', *{args!r}]\n"
+        "from ksched_cli.cli.main import main\n"
+        "code = 0\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        f"watched = {watched!r}\n"
+        "print(json.dumps([code, sorted(m for m in sys.modules if any(\n"
+        "    m == h or m.startswith(h + '.') for h in watched))]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    code, modules = json.loads(out.strip().splitlines()[-1])
+    return code, modules
+
+
+def test_small_plan_imports_no_schema_yaml_round_trip_or_controllers(tmp_path: Path) -> None:
+    path = tmp_path / "one.yaml"
+    path.write_text(ONE_NODE)
+    assert _imported_by(["plan", str(path)], NOT_FOR_A_SMALL_PLAN) == (0, [])
+
+
+def test_user_config_and_workloads_still_import_them(tmp_path: Path) -> None:
+    path = tmp_path / "one.yaml"
+    path.write_text(
+        ONE_NODE
+        + "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n"
+        "  replicas: 1\n  selector: {matchLabels: {app: web}}\n"
+        "  template:\n    metadata: {labels: {app: web}}\n"
+        "    spec: {containers: [{name: c, image: pause}]}\n"
+    )
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+    )
+    code, modules = _imported_by(
+        ["plan", str(path), "--config", str(config)], ["jsonschema", "ksched_cli.controllers"]
+    )
+    assert code == 0
+    assert {m.split(".")[0] for m in modules} >= {"jsonschema"}
+    assert "ksched_cli.controllers" in modules
+
+
+def test_the_registry_names_add_nodes_as_its_module_does() -> None:
+    from ksched_cli.whatif.ops import add_nodes, registry
+
+    assert registry.ADD_NODES == add_nodes.OPTION
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("4", "4")])
+def test_openblas_starts_no_thread_pool_unless_asked(given: str | None, expected: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    probe = "import os, ksched_cli.cli.main; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
+    ).stdout
+    assert out.strip() == expected

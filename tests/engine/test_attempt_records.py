@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import random
 import re
 
+import numpy as np
 import pytest
 
 from ksched_cli.config.load import load_config
 from ksched_cli.engine.engine import Engine, EngineOptions
-from ksched_cli.engine.records import Attempt, PermitWait, PreemptionCandidate, PreemptionRecord
+from ksched_cli.engine.records import (
+    Attempt,
+    PermitWait,
+    PreemptionCandidate,
+    PreemptionRecord,
+    ScoreTable,
+)
 from ksched_cli.manifests.loader import load_cluster
 from tests.cli.helpers import REPO
 
@@ -77,3 +85,18 @@ def test_summary_plans_keep_no_preemption_record() -> None:
     attempts = _attempts("preemption", "default", "summary")
     assert all(a.preemption is None for a in attempts)
     assert any(a.victims for a in attempts)
+
+
+def _runner_up_reference(names: list[str], totals: list[int], node: str) -> object:
+    ranked = sorted((-t, n) for n, t in zip(names, totals, strict=True) if n != node)
+    return (ranked[0][1], -ranked[0][0]) if ranked else None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_runner_up_is_the_best_other_node_lowest_name_among_equals(seed: int) -> None:
+    rng = random.Random(seed)
+    names = rng.sample([f"n{i:02d}" for i in range(60)], rng.randint(0, 12))
+    totals = [rng.randint(0, 3) for _ in names]  # many ties
+    table = ScoreTable(names, [], {}, {}, {}, np.array(totals, dtype=np.int64))
+    for node in [*names, "", "absent"]:
+        assert table.runner_up(node) == _runner_up_reference(names, totals, node)

@@ -448,3 +448,39 @@ def test_controller_benchmark_workloads_plan_the_same_both_ways(
     path.write_text(yaml.safe_dump_all(list(docs)))
     plans = [_plan(load_cluster([str(path)]).cluster, v) for v in (True, False)]
     assert plans[0] == plans[1]
+
+
+def _summary_plan(cluster: Cluster, vectorize: bool, record: str) -> list[Any]:
+    """What a summary record keeps, per decision and attempt (table output's plan)."""
+    options = EngineOptions(vectorize=vectorize, record=record)
+    plan = Engine(default_config(), cluster, options).run()
+    attempts = [
+        (a.pod, a.time, a.result, a.node, a.message, a.victims, a.feasible, a.evaluated,
+         a.node_total, a.runner_up)
+        for a in plan.attempts
+    ]
+    return [plan_document(plan, explain=False), attempts]
+
+
+@pytest.mark.parametrize("workload", ["pod-anti-affinity", "unschedulable", "spread-preemption"])
+def test_summary_records_count_rejected_nodes_without_their_statuses(
+    workload: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Table output keeps no filter statuses: where some node is feasible, the walk only
+    # counts the nodes the masks rejected. Everything else (the sampling's next start,
+    # evaluated counts, failures, preemption) must stay the reference path's.
+    from ksched_cli.engine import masks
+
+    calls = {"n": 0}
+    real = masks.rejected_statuses
+
+    def counted(*args: Any) -> Any:
+        calls["n"] += 1
+        return real(*args)
+
+    monkeypatch.setattr(masks, "rejected_statuses", counted)
+    summary = _summary_plan(_workload_cluster(workload), True, "summary")
+    in_summary = calls["n"]
+    full = _summary_plan(_workload_cluster(workload), True, "full")
+    assert summary == full == _summary_plan(_workload_cluster(workload), False, "summary")
+    assert in_summary < calls["n"] - in_summary  # statuses were skipped
