@@ -73,7 +73,7 @@ def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | No
     operations = operations_or_exit()
     try:
         cfg = load_config(config, kubernetes_version.features)
-        cluster = load_cluster(list(paths)).cluster
+        cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version).cluster
         template = read_template(pod_file, cluster)
         whatif = apply_operations(cluster, operations)[0] if operations else None
         if template.scheduler_name not in {p.scheduler_name for p in cfg.profiles}:

@@ -341,7 +341,7 @@ def _load_or_exit(
         cfg = load_config(config, features)
         _require_manifest_files(paths)
         with loading_line("manifests"):
-            loaded = load_cluster(list(paths))
+            loaded = load_cluster(list(paths), kubernetes_version=features.version)
         _require_objects(loaded.cluster, paths)
         _require_pods(loaded.cluster, explain_pod)
     except KschedError as exc:

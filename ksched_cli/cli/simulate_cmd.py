@@ -14,10 +14,12 @@ from ..engine.engine import EngineOptions
 from ..errors import KschedError
 from ..manifests.loader import load_cluster
 from ..render.timeline import render_timeline, timeline_document
+from ..versions.releases import Release
 from ..whatif.scenario import load_scenario
 from ..whatif.simulate import Timeline
 from ..whatif.simulate import simulate as run_scenario
 from .progress import progress_line
+from .version_opts import kubernetes_version_option
 
 
 class _UsageError(click.UsageError):
@@ -41,11 +43,14 @@ class _SimulateCommand(click.Command):
 @click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "html"]),
               default="table", show_default=True,
               help="Output format (html: a self-contained report with every pod's story).")
-def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: str) -> None:
+@kubernetes_version_option()
+def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: str,
+             kubernetes_version: Release) -> None:
     """Replay SCENARIO.yaml on the cluster of PATH...: each step (drain, removeNode,
     cordon, uncordon, addNodes, scale, create, delete) happens at its simulated time
     and reaches the scheduler as a cluster event, which moves unschedulable pods back
-    to the queue as kube-scheduler v1.30's event handlers do. The output is the plan
+    to the queue as the chosen release's event handlers do (from 1.32 through the
+    plugins' queueing hints, see docs/semantics.md §12). The output is the plan
     as a timeline: each step, the pods it requeued, and the decisions until the next
     step; then the final placements and each node's requests before and after.
 
@@ -60,11 +65,13 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
       ksched simulate examples/scenario/scenario.yaml examples/scenario/cluster.yaml
       ksched simulate maintenance.yaml snapshot/ --config bin-packing -o json
       ksched simulate examples/scenario/scenario.yaml examples/scenario/cluster.yaml -o html
+      ksched simulate examples/scenario/scenario.yaml examples/scenario/cluster.yaml \
+        --kubernetes-version 1.32
     """
     try:
-        cfg = load_config(config)
+        cfg = load_config(config, kubernetes_version.features)
         scenario = load_scenario(scenario_file)
-        cluster = load_cluster(list(paths)).cluster
+        cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version).cluster
         page = _HtmlPage(cluster) if output == "html" else None
         # The report draws every pod's story: filter reasons and weighted scores.
         record = "weighted" if page is not None else "summary"

@@ -58,7 +58,7 @@ def plan_side(
     operations: Sequence[Operation] = (),
 ) -> tuple[Planned, list[str]]:
     """Plan ``manifests`` on a freshly loaded cluster (a run binds and deletes its pods)."""
-    loaded = load_cluster(list(manifests))
+    loaded = load_cluster(list(manifests), kubernetes_version=config.features.version)
     cluster = loaded.cluster
     whatif = apply_operations(cluster, operations) if operations else None
     running = {p.key: p.node_name for p in cluster.pods if p.node_name}

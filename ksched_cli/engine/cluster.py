@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .. import KUBE_SCHEDULER_VERSION
 from ..api.namespaces import LimitRange, Namespace
 from ..api.node import Node
 from ..api.pod import Pod
@@ -45,6 +46,9 @@ class Cluster:
     # The controllers' reaction to a pod binding (set by controllers.reconcile when a
     # StatefulSet waits on it): the pods they create in turn, already in ``pods``.
     on_bound: Callable[[Pod, float], list[Pod]] | None = None
+    # The Kubernetes release whose API schemas checked the objects (--kubernetes-version);
+    # objects a what-if step creates later are checked against the same release.
+    kubernetes_version: str = KUBE_SCHEDULER_VERSION
 
     def namespace_labels(self, namespace: str) -> dict[str, str]:
         """A Namespace object's labels; a namespace not in the input has only its name label."""

@@ -89,7 +89,8 @@ class Engine:
         )
         if self.features.queueing_hints:
             self.queue.hints = ProfileHints(
-                self.frameworks, bool(self.extenders), self._cluster.namespace_labels
+                self.frameworks, bool(self.extenders), self._cluster.namespace_labels,
+                self.features,
             )
         self.queued: dict[str, QueuedPodInfo] = {}
         self._decided: dict[str, rec.Decision] = {}
@@ -269,7 +270,7 @@ class Engine:
         """Nodes were added, removed or changed: a new node tree and columns, each node
         keeping its pods in their order (what-if scenarios)."""
         old = self._snapshot
-        self._snapshot = Snapshot(self._cluster.nodes)
+        self._snapshot = Snapshot(self._cluster.nodes, self.features)
         for info in self._snapshot.node_infos:
             previous = old.get(info.name)
             for pod_info in previous.pods if previous is not None else ():

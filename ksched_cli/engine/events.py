@@ -21,24 +21,37 @@ from ..plugins.helpers.nodeaffinity import RequiredNodeAffinity
 from ..plugins.helpers.taints import find_matching_untolerated_taint
 from ..plugins.nodeports import fits as ports_fit
 from ..plugins.noderesources.fit import fits
+from .actions import (  # re-exported: the what-if layer names them here
+    ADD as ADD,
+)
+from .actions import (
+    ALL as ALL,
+)
+from .actions import (
+    DELETE as DELETE,
+)
+from .actions import (
+    UPDATE as UPDATE,
+)
+from .actions import (
+    UPDATE_NODE_ALLOCATABLE as UPDATE_NODE_ALLOCATABLE,
+)
+from .actions import (
+    UPDATE_NODE_ANNOTATION as UPDATE_NODE_ANNOTATION,
+)
+from .actions import (
+    UPDATE_NODE_CONDITION as UPDATE_NODE_CONDITION,
+)
+from .actions import (
+    UPDATE_NODE_LABEL as UPDATE_NODE_LABEL,
+)
+from .actions import (
+    UPDATE_NODE_TAINT as UPDATE_NODE_TAINT,
+)
 from .queue import SchedulingQueue
 
 if TYPE_CHECKING:
     from .engine import Engine
-
-# ActionType bits
-ADD = 1
-DELETE = 1 << 1
-UPDATE_NODE_ALLOCATABLE = 1 << 2
-UPDATE_NODE_LABEL = 1 << 3
-UPDATE_NODE_TAINT = 1 << 4
-UPDATE_NODE_CONDITION = 1 << 5
-UPDATE_NODE_ANNOTATION = 1 << 6
-ALL = (1 << 7) - 1
-UPDATE = (
-    UPDATE_NODE_ALLOCATABLE | UPDATE_NODE_LABEL | UPDATE_NODE_TAINT | UPDATE_NODE_CONDITION
-    | UPDATE_NODE_ANNOTATION
-)
 
 POD, NODE, PVC, PV, STORAGE_CLASS, CSI_NODE = "Pod", "Node", "PVC", "PV", "StorageClass", "CSINode"
 CSI_DRIVER, CSI_CAPACITY, POD_GROUP, WILDCARD = "CSIDriver", "CSIStorageCapacity", "PodGroup", "*"

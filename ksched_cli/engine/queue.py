@@ -13,7 +13,7 @@ from typing import Protocol
 from ..framework.types import QueuedPodInfo
 from ..versions.features import V130, Features
 from .backoff_queue import BackoffQueue
-from .queueing_hints import AFTER_BACKOFF, IMMEDIATELY, SKIP, PodEvent
+from .queueing_hints import AFTER_BACKOFF, IMMEDIATELY, SKIP, Event
 
 LessFunc = Callable[[QueuedPodInfo, QueuedPodInfo], bool]
 
@@ -21,11 +21,11 @@ LessFunc = Callable[[QueuedPodInfo, QueuedPodInfo], bool]
 class Hints(Protocol):
     """Queueing hints of the profiles (v1.32+); see engine/queueing_hints.py."""
 
-    def of_interest(self, event: PodEvent) -> bool: ...
+    def of_interest(self, event: Event) -> bool: ...
 
-    def worth_requeuing(self, info: QueuedPodInfo, event: PodEvent) -> str: ...
+    def worth_requeuing(self, info: QueuedPodInfo, event: Event) -> str: ...
 
-    def concerns(self, info: QueuedPodInfo, event: PodEvent) -> bool: ...
+    def concerns(self, info: QueuedPodInfo, event: Event) -> bool: ...
 
 
 class _Entry:
@@ -57,7 +57,7 @@ class SchedulingQueue:
         self._in_active: set[str] = set()
         # With queueing hints (v1.32+): the events seen while each popped pod was in flight.
         self.hints: Hints | None = None
-        self._in_flight: dict[str, list[PodEvent]] = {}
+        self._in_flight: dict[str, list[Event]] = {}
 
     # --- entering the queue ------------------------------------------------------------
     def add_active(self, info: QueuedPodInfo) -> None:
@@ -95,7 +95,7 @@ class SchedulingQueue:
             self.unschedulable[info.pod.uid] = info
 
     def _in_flight_strategy(
-        self, info: QueuedPodInfo, events: list[PodEvent], hints: Hints
+        self, info: QueuedPodInfo, events: list[Event], hints: Hints
     ) -> str:
         """determineSchedulingHintForInFlightPod."""
         if not info.unschedulable_plugins and not info.pending_plugins:
@@ -165,7 +165,7 @@ class SchedulingQueue:
     def is_backing_off(self, info: QueuedPodInfo, now: float) -> bool:
         return self._backoff.is_backing_off(info, now)
 
-    def move_all(self, now: float, exclude: str = "", event: PodEvent | None = None) -> None:
+    def move_all(self, now: float, exclude: str = "", event: Event | None = None) -> None:
         """MoveAllToActiveOrBackoffQueue: every unschedulable pod moves, the cycle is marked.
 
         With queueing hints the ``event`` decides who moves (``_move_with_hints``).
@@ -199,10 +199,18 @@ class SchedulingQueue:
         self.move_request_cycle = self.scheduling_cycle
         return moved
 
-    def _move_with_hints(self, now: float, exclude: str, event: PodEvent, hints: Hints) -> None:
+    def move_with_hints(self, now: float, event: Event) -> list[QueuedPodInfo]:
+        """A cluster event under queueing hints: the pods it moved, in queue order."""
+        assert self.hints is not None
+        return self._move_with_hints(now, "", event, self.hints)
+
+    def _move_with_hints(
+        self, now: float, exclude: str, event: Event, hints: Hints
+    ) -> list[QueuedPodInfo]:
         """movePodsToActiveOrBackoffQueue with hints, then record the in-flight event."""
         if not hints.of_interest(event):
-            return
+            return []
+        moved = []
         for info in list(self.unschedulable.values()):
             if info.pod.uid == exclude or not hints.concerns(info, event):
                 continue
@@ -211,9 +219,11 @@ class SchedulingQueue:
                 continue
             del self.unschedulable[info.pod.uid]
             self._requeue(info, strategy, now)
+            moved.append(info)
         self.move_request_cycle = self.scheduling_cycle
         for events in self._in_flight.values():
             events.append(event)
+        return moved
 
     def activate(self, uid: str) -> bool:
         """Activate: a pod in unschedulablePods or backoffQ goes to activeQ at once."""

@@ -22,6 +22,9 @@ from ..framework.types import QueuedPodInfo
 from ..plugins.nodevolumelimits.csi_translation import plugin_for_inline
 from ..plugins.nodevolumelimits.utils import is_ephemeral
 from ..plugins.volumerestrictions import is_volume_conflict, needs_restrictions_check
+from ..versions.features import V130, Features
+from . import node_hints
+from .node_hints import NodeEvent
 
 ADD = "Add"
 DELETE = "Delete"
@@ -42,6 +45,8 @@ class PodEvent:
 
 
 Hint = Callable[[Any, Pod, PodEvent], bool]
+# A cluster event the hints judge: a pod's (bound or deleted) or a node's.
+Event = PodEvent | NodeEvent
 
 
 def _fit(_plugin: Any, _pod: Pod, event: PodEvent) -> bool:
@@ -164,14 +169,20 @@ def _plugin_says_queue(name: str, plugin: Any, pod: Pod, event: PodEvent) -> boo
     return None if hint is None else hint(plugin, pod, event)
 
 
-def worth_requeuing(info: QueuedPodInfo, event: PodEvent, plugins: dict[str, Any]) -> str:
+def worth_requeuing(
+    info: QueuedPodInfo, event: Event, plugins: dict[str, Any], features: Features = V130
+) -> str:
     """isPodWorthRequeuing for one pod and one event."""
     rejectors = info.unschedulable_plugins | info.pending_plugins
     if not rejectors:
         return AFTER_BACKOFF
     strategy = SKIP
     for name in sorted(rejectors):
-        if not _plugin_says_queue(name, plugins.get(name), info.pod, event):
+        if isinstance(event, NodeEvent):
+            says = node_hints.plugin_says_queue(name, plugins.get(name), info.pod, event, features)
+        else:
+            says = _plugin_says_queue(name, plugins.get(name), info.pod, event)
+        if not says:
             continue
         if name in info.pending_plugins:
             return IMMEDIATELY
@@ -186,10 +197,12 @@ def crosses_topology(info: QueuedPodInfo, added: Pod, ns_labels: dict[str, str])
     return any(t.matches(added, ns_labels) for t in pod_info(info.pod).required_affinity_terms)
 
 
-def of_interest(event: PodEvent, enabled: set[str], extenders: bool) -> bool:
+def of_interest(event: Event, enabled: set[str], extenders: bool) -> bool:
     """isEventOfInterest: some enabled plugin (or an extender) registered the event."""
     if extenders:
         return True
+    if isinstance(event, NodeEvent):
+        return any(node_hints.interested(name, event) for name in enabled)
     for name in enabled:
         if name in NO_POD_EVENTS:
             continue
@@ -207,20 +220,24 @@ class ProfileHints:
         frameworks: Mapping[str, Any],
         extenders: bool,
         namespace_labels: Callable[[str], dict[str, str]],
+        features: Features = V130,
     ) -> None:
+        self._features = features
         self._plugins = {name: fwk.plugins for name, fwk in frameworks.items()}
         self._enabled = {p for plugins in self._plugins.values() for p in plugins}
         self._extenders = extenders
         self._namespace_labels = namespace_labels
 
-    def of_interest(self, event: PodEvent) -> bool:
+    def of_interest(self, event: Event) -> bool:
         return of_interest(event, self._enabled, self._extenders)
 
-    def worth_requeuing(self, info: QueuedPodInfo, event: PodEvent) -> str:
-        return worth_requeuing(info, event, self._plugins.get(info.pod.scheduler_name, {}))
+    def worth_requeuing(self, info: QueuedPodInfo, event: Event) -> str:
+        plugins = self._plugins.get(info.pod.scheduler_name, {})
+        return worth_requeuing(info, event, plugins, self._features)
 
-    def concerns(self, info: QueuedPodInfo, event: PodEvent) -> bool:
-        """Deletes reach every pod; AssignedPodAdd only those crossing topology with it."""
-        if event.action == DELETE:
+    def concerns(self, info: QueuedPodInfo, event: Event) -> bool:
+        """Node events and deletes reach every pod; AssignedPodAdd only those crossing
+        topology with it."""
+        if isinstance(event, NodeEvent) or event.action == DELETE:
             return True
         return crosses_topology(info, event.pod, self._namespace_labels(event.pod.namespace))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .. import KUBE_SCHEDULER_VERSION
 from ..api.fields import Raw, type_name
 from ..api.namespaces import parse_limit_range, parse_namespace
 from ..api.node import parse_node
@@ -121,16 +122,21 @@ KINDS: Mapping[str, KindSpec] = {
 READ_KINDS = ", ".join(KINDS)
 FINISHED_PHASES = ("Succeeded", "Failed")
 def load_cluster(
-    paths: Sequence[str], reconcile_workloads: bool = True, *, checks: bool = True
+    paths: Sequence[str],
+    reconcile_workloads: bool = True,
+    *,
+    checks: bool = True,
+    kubernetes_version: str = KUBE_SCHEDULER_VERSION,
 ) -> LoadResult:
     """Every object of ``paths`` (files, directories, ``-``), in load order; see
     semantics.md §1. Workload objects then become their pods (``controllers.reconcile``).
 
     ``checks=False`` skips the API server's checks (repeated keys, unknown fields, value
-    rules); only the benchmark of their cost uses it.
+    rules); only the benchmark of their cost uses it. ``kubernetes_version`` picks the
+    release whose published schemas the unknown-field check reads.
     """
     files, warnings = manifest_sources(paths)
-    builder = _Builder(checks)
+    builder = _Builder(checks, kubernetes_version)
     with _gc_paused():
         builder.add_files(files)
         builder.finish()
@@ -143,7 +149,7 @@ def load_into(paths: Sequence[str], base: Cluster) -> LoadResult:
     """Objects to create in ``base`` (what-if scenarios): pods are admitted with its
     PriorityClasses too, and bound pods may name its nodes."""
     files, warnings = manifest_files(paths)
-    builder = _Builder()
+    builder = _Builder(kubernetes_version=base.kubernetes_version)
     builder.cluster.priority_classes.update(base.priority_classes)
     builder.known_nodes = {n.name for n in base.nodes}
     with _gc_paused():
@@ -220,9 +226,12 @@ def positioned_error(
 
 
 class _Builder:
-    def __init__(self, checks: bool = True) -> None:
+    def __init__(
+        self, checks: bool = True, kubernetes_version: str = KUBE_SCHEDULER_VERSION
+    ) -> None:
         self.checks = checks
-        self.cluster = Cluster()
+        self.kubernetes_version = kubernetes_version
+        self.cluster = Cluster(kubernetes_version=kubernetes_version)
         self.warnings: list[str] = []
         # kind -> key -> where the object with that key was defined (duplicate detection).
         self._seen: dict[str, dict[str, Origin]] = {kind: {} for kind in KINDS}
@@ -302,7 +311,9 @@ class _Builder:
             self._finished_pods += 1
             return
         problems = (
-            check_object(kind, str(api or spec.api_version), raw, spec.namespaced)
+            check_object(
+                kind, str(api or spec.api_version), raw, spec.namespaced, self.kubernetes_version
+            )
             if self.checks
             else []
         )

@@ -74,6 +74,11 @@ class Features:
         f"{SRC_133}: noderesources/balanced_allocation.go PreScore",
         "BalancedAllocation skips pods whose requests are all zero",
     )
+    pod_affinity_node_hint_v2: bool = _switch(
+        "1.33",
+        f"{SRC_133}: interpodaffinity/plugin.go isSchedulableAfterNodeChange",
+        "InterPodAffinity's node hint compares the topology keys of the old and new node",
+    )
     pop_from_backoff_q: bool = _switch(
         "1.33",
         f"{SRC_133}: backend/queue/active_queue.go, backoff_queue.go",

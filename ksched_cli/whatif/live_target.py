@@ -12,7 +12,15 @@ from ..api.pod import Pod
 from ..engine import events as ev
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine
-from ..engine.queueing_hints import DELETE, PodEvent
+from ..engine.node_hints import NodeEvent
+from ..engine.queueing_hints import DELETE, Event, PodEvent
+
+# v1.32+ event labels (ClusterEvent.Label: resource and action type).
+_UPDATE_LABELS = {
+    ev.UPDATE_NODE_ALLOCATABLE: "NodeUpdateNodeAllocatable",
+    ev.UPDATE_NODE_LABEL: "NodeUpdateNodeLabel",
+    ev.UPDATE_NODE_TAINT: "NodeUpdateNodeTaint",
+}
 
 
 @dataclass
@@ -41,6 +49,16 @@ class LiveTarget:
         moved = ev.requeue(engine.queue, engine.clock, ev.enqueue_plugins(engine), event, precheck)
         self.requeues.append(Requeue(event.label, [p.key for p in moved]))
 
+    @property
+    def _hinted(self) -> bool:
+        """Queueing hints on (v1.32+): events go through the plugins' hints, unchecked."""
+        return self._engine.queue.hints is not None
+
+    def _hinted_event(self, event: Event, label: str) -> None:
+        engine = self._engine
+        moved = engine.queue.move_with_hints(engine.clock, event)
+        self.requeues.append(Requeue(label, [info.pod.key for info in moved]))
+
     # --- pods -----------------------------------------------------------------------
     def delete_pod(self, pod: Pod) -> None:
         """deletePodFromCache (bound: AssignedPodDelete) or deletePodFromSchedulingQueue."""
@@ -53,9 +71,8 @@ class LiveTarget:
         engine.delete_pod(pod)
         engine.nominator.delete(pod)
         engine.queued.pop(pod.uid, None)
-        if bound and engine.queue.hints is not None:
-            # With queueing hints (v1.32+) the engine's pod-event hints decide.
-            engine.cluster_changed(PodEvent(DELETE, pod, pod.node_name))
+        if bound and self._hinted:
+            self._hinted_event(PodEvent(DELETE, pod, pod.node_name), ev.ASSIGNED_POD_DELETE.label)
         elif bound:
             self._event(ev.ASSIGNED_POD_DELETE, None)
 
@@ -100,7 +117,11 @@ class LiveTarget:
         info = self._engine.snapshot.get(new.name)
         assert info is not None
         for event in ev.node_update_events(old, new):
-            self._event(event, ev.node_precheck(info))
+            if self._hinted:
+                label = _UPDATE_LABELS[event.action]
+                self._hinted_event(NodeEvent(event.action, old, new, label), label)
+            else:
+                self._event(event, ev.node_precheck(info))
 
     def add_node(self, node: Node) -> None:
         """addNodeToCache: NodeAdd, pre-checked against the new node."""
@@ -108,9 +129,15 @@ class LiveTarget:
         self._engine.rebuild_snapshot()
         info = self._engine.snapshot.get(node.name)
         assert info is not None
-        self._event(ev.NODE_ADD, ev.node_precheck(info))
+        if self._hinted:
+            self._hinted_event(NodeEvent(ev.ADD, None, node, "NodeAdd"), "NodeAdd")
+        else:
+            self._event(ev.NODE_ADD, ev.node_precheck(info))
 
     def remove_node(self, node: Node) -> None:
-        """deleteNodeFromCache: the cache forgets the node; no pod moves (v1.30)."""
+        """deleteNodeFromCache: the cache forgets the node. v1.30 moves no pod; from v1.32
+        NodeDelete goes through the hints first."""
+        if self._hinted:
+            self._hinted_event(NodeEvent(ev.DELETE, node, None, "NodeDelete"), "NodeDelete")
         self._engine.cluster.nodes.remove(node)
         self._engine.rebuild_snapshot()

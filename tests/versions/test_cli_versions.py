@@ -11,6 +11,8 @@ from ksched_cli.cli.main import cli
 from ksched_cli.versions.releases import features_for, release
 
 EXAMPLE = "examples/basic"
+REQUEUE = "tests/versions/clusters/requeue"
+SIMULATE = ["simulate", f"{REQUEUE}/scenario.yaml", f"{REQUEUE}/cluster.yaml"]
 
 
 @pytest.mark.parametrize(
@@ -20,6 +22,10 @@ EXAMPLE = "examples/basic"
         (["plan", EXAMPLE, "--kubernetes-version", "1.32.5"], {}, '"1.32.5"'),
         (["validate", "default"], {"KSCHED_KUBERNETES_VERSION": "2.0"}, '"2.0"'),
         (["diff", EXAMPLE, "--base-version", "1.29", "--head-version", "1.36"], {}, '"1.29"'),
+        ([*SIMULATE, "--kubernetes-version", "1.33"], {}, '"1.33"'),
+        (SIMULATE, {"KSCHED_KUBERNETES_VERSION": "1.31"}, '"1.31"'),
+        (["capacity", "examples/capacity/workloads/worker-pod.yaml",
+          "examples/capacity/cluster.yaml", "--kubernetes-version", "1.34"], {}, '"1.34"'),
     ],
 )
 def test_unsupported_version_is_one_line(
@@ -58,6 +64,16 @@ def test_env_var_selects_release() -> None:
     assert by_env.stdout == by_flag.stdout
     assert "kube-scheduler v1.36 defaults" in by_env.stdout
     assert "NodeDeclaredFeatures" in by_env.stdout and "EBSLimits" not in by_env.stdout
+
+
+def test_simulate_env_var_selects_release() -> None:
+    runner = CliRunner()
+    by_env = runner.invoke(cli, SIMULATE, env={"KSCHED_KUBERNETES_VERSION": "1.32"})
+    by_flag = runner.invoke(cli, [*SIMULATE, "--kubernetes-version", "1.32"])
+    default = runner.invoke(cli, SIMULATE)
+    assert by_env.exit_code == by_flag.exit_code == default.exit_code == 2
+    assert by_env.stdout == by_flag.stdout != default.stdout
+    assert "event NodeAdd: requeued default/big\n" in by_env.stdout
 
 
 @pytest.mark.parametrize(

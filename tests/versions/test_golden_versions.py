@@ -20,6 +20,7 @@ UPGRADE = "examples/upgrade/cluster.yaml"
 SUBSET = "tests/versions/clusters/prefilter-subset.yaml"
 BATCH = "tests/versions/clusters/batch.yaml"
 BATCH_PROFILE = "tests/versions/clusters/batch-profile.yaml"
+REQUEUE = "tests/versions/clusters/requeue"
 
 CASES: dict[str, tuple[list[str], int]] = {
     "versions.txt": (["versions", "--changes"], 0),
@@ -57,6 +58,15 @@ CASES: dict[str, tuple[list[str], int]] = {
             0,
         )
         for v in ("1.30", "1.36")
+    },
+    # Node events: v1.30's pre-check against v1.32's queueing hints (docs/versions.md).
+    **{
+        f"requeue.{v}.txt": (
+            ["simulate", f"{REQUEUE}/scenario.yaml", f"{REQUEUE}/cluster.yaml",
+             "--kubernetes-version", v],
+            2,
+        )
+        for v in ("1.30", "1.32")
     },
 }
 

@@ -7,8 +7,7 @@ pods on the copies where they should run.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from ...api.node import Node
 from ...engine.cluster import Cluster
@@ -42,11 +41,19 @@ class AddNodes:
     count: int
     text: str
 
-    @cached_property
-    def template(self) -> Node:
+    _templates: dict[str, Node] = field(default_factory=dict, init=False, repr=False)
+
+    def template(self, cluster: Cluster) -> Node:
+        """The Node of FILE, checked against the cluster's Kubernetes release."""
+        version = cluster.kubernetes_version
+        if version not in self._templates:
+            self._templates[version] = self._load(version)
+        return self._templates[version]
+
+    def _load(self, version: str) -> Node:
         if not self.file:
             raise KschedError("no file given", field=OPTION)
-        loaded = load_cluster([self.file])
+        loaded = load_cluster([self.file], kubernetes_version=version)
         nodes = loaded.cluster.nodes
         if len(nodes) != 1:
             raise KschedError(
@@ -56,7 +63,7 @@ class AddNodes:
         return nodes[0]
 
     def check(self, cluster: Cluster) -> None:
-        self.template  # noqa: B018 - loads and checks the file before anything runs
+        self.template(cluster)  # loads and checks the file before anything runs
 
     def apply(self, ctx: OpContext) -> OperationResult:
         result = OperationResult(self.text, ctx.time)
@@ -66,10 +73,10 @@ class AddNodes:
         suffix = 0
         while len(added) < self.count:
             suffix += 1
-            name = f"{self.template.name}-{suffix}"
+            name = f"{self.template(ctx.cluster).name}-{suffix}"
             if name in taken:
                 continue
-            node = copy_node(self.template, name, index + len(added))
+            node = copy_node(self.template(ctx.cluster), name, index + len(added))
             ctx.target.add_node(node)
             added.append(node)
             result.nodes.append(name)
