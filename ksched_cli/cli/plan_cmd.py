@@ -23,6 +23,7 @@ from ..versions.releases import Release
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
 from .plan_output import check_combination, selection_or_exit, show_options, text_writer
 from .progress import loading_line, progress_line
+from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
 from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
@@ -36,18 +37,8 @@ EXIT_ERROR = 1
 EXIT_SOME_PENDING = 2
 
 
-class _UsageError(click.UsageError):
-    # click exits 2 on usage errors, but 2 already means "some pod was not scheduled":
-    # a CI job must not read a mistyped option as a planning result.
-    exit_code = EXIT_ERROR
-
-
-class _PlanCommand(OperationsCommand):
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            raise _UsageError(exc.format_message(), exc.ctx) from None
+class _PlanCommand(ExitOneCommand, OperationsCommand):
+    pass
 
 
 @click.command("plan", cls=_PlanCommand)
