@@ -26,11 +26,7 @@ def run_reserve(fwk: Framework, state: CycleState, pod: Pod, node: str) -> Statu
     for pl in fwk.reserve_plugins:
         status = pl.reserve(state, pod, node)
         if status is not None and status.code != Code.SUCCESS:
-            if status.is_rejected():
-                return status.with_plugin(pl.name)
-            return as_error(f'running Reserve plugin "{pl.name}": {status.message()}').with_plugin(
-                pl.name
-            )
+            return _failure("Reserve", pl.name, status)
     return None
 
 
@@ -45,13 +41,10 @@ def run_permit(fwk: Framework, state: CycleState, pod: Pod, node: str) -> Permit
         status, timeout = pl.permit(state, pod, node)
         if status is None or status.code == Code.SUCCESS:
             continue
-        if status.is_rejected():
-            return PermitOutcome(status.with_plugin(pl.name), {})
-        if status.code == Code.WAIT:
+        if status.code == Code.WAIT:  # never a rejection, so the order of checks is free
             timeouts[pl.name] = min(timeout, MAX_PERMIT_TIMEOUT)
             continue
-        err = as_error(f'running Permit plugin "{pl.name}": {status.message()}')
-        return PermitOutcome(err.with_plugin(pl.name), {})
+        return PermitOutcome(_failure("Permit", pl.name, status), {})
     if timeouts:
         msg = f'one or more plugins asked to wait and no plugin rejected pod "{pod.name}"'
         return PermitOutcome(Status(Code.WAIT, msg), timeouts)
@@ -62,11 +55,7 @@ def run_pre_bind(fwk: Framework, state: CycleState, pod: Pod, node: str) -> Stat
     for pl in fwk.pre_bind_plugins:
         status = pl.pre_bind(state, pod, node)
         if status is not None and status.code != Code.SUCCESS:
-            if status.is_rejected():
-                return status.with_plugin(pl.name)
-            return as_error(f'running PreBind plugin "{pl.name}": {status.message()}').with_plugin(
-                pl.name
-            )
+            return _failure("PreBind", pl.name, status)
     return None
 
 
@@ -79,11 +68,7 @@ def run_bind(fwk: Framework, state: CycleState, pod: Pod, node: str) -> Status |
         if status is not None and status.code == Code.SKIP:
             continue
         if status is not None and status.code != Code.SUCCESS:
-            if status.is_rejected():
-                return status.with_plugin(pl.name)
-            return as_error(f'running Bind plugin "{pl.name}": {status.message()}').with_plugin(
-                pl.name
-            )
+            return _failure("Bind", pl.name, status)
         return status
     return status
 
@@ -91,3 +76,10 @@ def run_bind(fwk: Framework, state: CycleState, pod: Pod, node: str) -> Status |
 def run_post_bind(fwk: Framework, state: CycleState, pod: Pod, node: str) -> None:
     for pl in fwk.post_bind_plugins:
         pl.post_bind(state, pod, node)
+
+
+def _failure(point: str, plugin: str, status: Status) -> Status:
+    """A plugin's non-success: rejections keep their reasons, the rest become errors."""
+    if status.is_rejected():
+        return status.with_plugin(plugin)
+    return as_error(f'running {point} plugin "{plugin}": {status.message()}').with_plugin(plugin)
