@@ -17,10 +17,8 @@ import yaml
 from . import readers
 from .errors import KschedError, Location
 
-try:
-    _FastLoader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - pure-Python PyYAML build
-    _FastLoader = yaml.SafeLoader
+# PyYAML's C loader when it is built in (every reader of plain data uses it).
+FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
@@ -35,7 +33,7 @@ def load_documents(path: Path, text: str | None = None) -> list[Any]:
     """Every document of a YAML or JSON file, as plain Python values (fast path)."""
     text = read_text(path) if text is None else text
     try:
-        return [d for d in yaml.load_all(text, Loader=_FastLoader)]
+        return [d for d in yaml.load_all(text, Loader=FAST_LOADER)]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(str(path), mark.line + 1, mark.column + 1) if mark else Location(str(path))

@@ -20,20 +20,13 @@ from ..whatif.capacity import CapacityResult, count_capacity
 from ..whatif.model import WhatIfReport
 from ..whatif.template import read_template
 from .progress import progress_line
+from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
 from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
 
-class _UsageError(click.UsageError):
-    exit_code = 1  # as plan and diff: 2 would read as an answer
-
-
-class _CapacityCommand(OperationsCommand):
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            raise _UsageError(exc.format_message(), exc.ctx) from None
+class _CapacityCommand(ExitOneCommand, OperationsCommand):
+    pass
 
 
 @click.command("capacity", cls=_CapacityCommand,

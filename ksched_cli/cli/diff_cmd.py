@@ -21,6 +21,7 @@ from ..render.whatif_text import render_whatif
 from ..versions.releases import Release
 from .extender_opts import MODE_HELP, finish, setup, validate_mode
 from .progress import progress_line
+from .usage import ExitOneCommand, UsageError
 from .version_opts import VERSION_HELP, resolve_kubernetes_version
 from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
 
@@ -29,21 +30,12 @@ EXIT_ERROR = 1
 EXIT_CHANGED = 3
 
 
-class _UsageError(click.UsageError):
-    # Usage errors exit 1 like every other error (click's 2 would be a fourth code in CI).
-    exit_code = EXIT_ERROR
-
-
-class _DiffCommand(OperationsCommand):
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            raise _UsageError(exc.format_message(), exc.ctx) from None
+class _DiffCommand(ExitOneCommand, OperationsCommand):
+    pass
 
 
 def _usage(message: str) -> click.UsageError:
-    return _UsageError(message)
+    return UsageError(message)
 
 
 def _releases(

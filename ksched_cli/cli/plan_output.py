@@ -12,13 +12,9 @@ from ..errors import KschedError
 from ..render.selection import Selection, parse_selector
 from ..render.table import TableView
 from ..render.text_plan import TextPlanWriter
+from .usage import UsageError
 
 F = TypeVar("F", bound=Callable[..., object])
-
-
-class UsageError(click.UsageError):
-    # Exit 1 like every usage error of ksched, also when `plan` runs outside the group.
-    exit_code = 1
 
 
 def show_options(f: F) -> F:

@@ -19,22 +19,11 @@ from ..whatif.scenario import load_scenario
 from ..whatif.simulate import Timeline
 from ..whatif.simulate import simulate as run_scenario
 from .progress import progress_line
+from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
 
 
-class _UsageError(click.UsageError):
-    exit_code = 1  # 2 means "some pod was not scheduled", as for plan
-
-
-class _SimulateCommand(click.Command):
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            raise _UsageError(exc.format_message(), exc.ctx) from None
-
-
-@click.command("simulate", cls=_SimulateCommand,
+@click.command("simulate", cls=ExitOneCommand,
                short_help="Replay a timed scenario of cluster changes.")
 @click.argument("scenario_file", metavar="SCENARIO.yaml", type=click.Path())
 @click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="PATH...")

@@ -21,7 +21,7 @@ import yaml
 
 from ..errors import KschedError, Location
 from ..versions.features import V130, Features
-from ..yamlio import read_text
+from ..yamlio import FAST_LOADER, read_text
 from .args_codec import decode_args
 from .builtin import builtin_names, builtin_path
 from .catalog import plugins_with_args
@@ -314,8 +314,7 @@ def _builtin_document(path_or_name: str) -> Any:
     path = builtin_path(path_or_name)
     if path is None:
         return None
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(read_text(path), Loader=loader)
+    return yaml.load(read_text(path), Loader=FAST_LOADER)
 
 
 def load_config(path_or_name: str, features: Features = V130) -> SchedulerConfig:

@@ -20,6 +20,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from ..errors import KschedError, Location
+from ..yamlio import FAST_LOADER
 
 # go-yaml's allowedAliasRatio: 99% of small documents may come from aliases, sliding
 # down to 10% between 400,000 and 4,000,000 decoded nodes.
@@ -57,7 +58,7 @@ def check_config_yaml(source: str, text: str) -> None:
     """
     try:
         # PyYAML's C parser gives the same events ten times faster than ruamel's.
-        documents = _compose(source, yaml.parse(text, Loader=_EventLoader))
+        documents = _compose(source, yaml.parse(text, Loader=FAST_LOADER))
     except yaml.YAMLError:
         try:
             documents = _compose(source, YAML(typ="rt").parse(text))
@@ -65,9 +66,6 @@ def check_config_yaml(source: str, text: str) -> None:
             return
     for document in documents:
         _Decode(source).run(document)
-
-
-_EventLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _error(source: str, node: _Node, message: str) -> KschedError:

@@ -7,7 +7,6 @@ pods, clock, waiting pods) come from the engine through ``EngineServices``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..api.pod import Pod
@@ -25,9 +24,9 @@ from ..framework.types import (
 )
 from ..plugins.registry import build_plugin
 from ..versions.features import Features
+from . import binding
+from .binding import PermitOutcome
 from .records import ScoreTable
-
-MAX_PERMIT_TIMEOUT = 15 * 60.0
 
 
 class EngineServices(Protocol):
@@ -53,12 +52,6 @@ class EngineServices(Protocol):
     def nominations(self) -> Nominations: ...
 
     def get_waiting_pod(self, uid: str) -> fi.WaitingPod | None: ...
-
-
-@dataclass
-class PermitOutcome:
-    status: Status | None
-    timeouts: dict[str, float]
 
 
 class Framework:
@@ -329,71 +322,24 @@ class Framework:
 
         return run_score(self, state, pod, nodes)
 
-    # --- Reserve, Permit, Bind -------------------------------------------------------
+    # --- Reserve, Permit, Bind (binding.py) -------------------------------------------
     def run_reserve(self, state: CycleState, pod: Pod, node: str) -> Status | None:
-        for pl in self.reserve_plugins:
-            status = pl.reserve(state, pod, node)
-            if status is not None and status.code != Code.SUCCESS:
-                if status.is_rejected():
-                    return status.with_plugin(pl.name)
-                return as_error(
-                    f'running Reserve plugin "{pl.name}": {status.message()}'
-                ).with_plugin(pl.name)
-        return None
+        return binding.run_reserve(self, state, pod, node)
 
     def run_unreserve(self, state: CycleState, pod: Pod, node: str) -> None:
-        for pl in reversed(self.reserve_plugins):
-            pl.unreserve(state, pod, node)
+        binding.run_unreserve(self, state, pod, node)
 
     def run_permit(self, state: CycleState, pod: Pod, node: str) -> PermitOutcome:
-        timeouts: dict[str, float] = {}
-        for pl in self.permit_plugins:
-            status, timeout = pl.permit(state, pod, node)
-            if status is None or status.code == Code.SUCCESS:
-                continue
-            if status.is_rejected():
-                return PermitOutcome(status.with_plugin(pl.name), {})
-            if status.code == Code.WAIT:
-                timeouts[pl.name] = min(timeout, MAX_PERMIT_TIMEOUT)
-                continue
-            err = as_error(f'running Permit plugin "{pl.name}": {status.message()}')
-            return PermitOutcome(err.with_plugin(pl.name), {})
-        if timeouts:
-            msg = f'one or more plugins asked to wait and no plugin rejected pod "{pod.name}"'
-            return PermitOutcome(Status(Code.WAIT, msg), timeouts)
-        return PermitOutcome(None, {})
+        return binding.run_permit(self, state, pod, node)
 
     def run_pre_bind(self, state: CycleState, pod: Pod, node: str) -> Status | None:
-        for pl in self.pre_bind_plugins:
-            status = pl.pre_bind(state, pod, node)
-            if status is not None and status.code != Code.SUCCESS:
-                if status.is_rejected():
-                    return status.with_plugin(pl.name)
-                return as_error(
-                    f'running PreBind plugin "{pl.name}": {status.message()}'
-                ).with_plugin(pl.name)
-        return None
+        return binding.run_pre_bind(self, state, pod, node)
 
     def run_bind(self, state: CycleState, pod: Pod, node: str) -> Status | None:
-        if not self.bind_plugins:
-            return Status(Code.SKIP, "")
-        status: Status | None = None
-        for pl in self.bind_plugins:
-            status = pl.bind(state, pod, node)
-            if status is not None and status.code == Code.SKIP:
-                continue
-            if status is not None and status.code != Code.SUCCESS:
-                if status.is_rejected():
-                    return status.with_plugin(pl.name)
-                return as_error(f'running Bind plugin "{pl.name}": {status.message()}').with_plugin(
-                    pl.name
-                )
-            return status
-        return status
+        return binding.run_bind(self, state, pod, node)
 
     def run_post_bind(self, state: CycleState, pod: Pod, node: str) -> None:
-        for pl in self.post_bind_plugins:
-            pl.post_bind(state, pod, node)
+        binding.run_post_bind(self, state, pod, node)
 
 
 def filter_failure(plugin: str, status: Status) -> Status:

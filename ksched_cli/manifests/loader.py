@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,18 +19,7 @@ from typing import Any, NamedTuple
 
 from .. import KUBE_SCHEDULER_VERSION
 from ..api.fields import Raw, type_name
-from ..api.namespaces import parse_limit_range, parse_namespace
-from ..api.node import parse_node
-from ..api.pod import Pod, parse_pod
-from ..api.podgroup import POD_GROUP_API_VERSION, parse_pod_group
-from ..api.policy import parse_pdb, parse_priority_class
-from ..api.storage import (
-    parse_csi_node,
-    parse_persistent_volume,
-    parse_persistent_volume_claim,
-    parse_storage_class,
-)
-from ..api.workloads import parse_workload
+from ..api.pod import Pod
 from ..engine.cluster import Cluster
 from ..errors import KschedError, Location, ObjectError
 from ..yamlio import read_text
@@ -45,6 +34,7 @@ from .admission import (
 from .checks import check_object, duplicate_problem
 from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
+from .kinds import KINDS, READ_KINDS, KindSpec
 from .positions import field_position
 from .problems import ProblemList, duplicate_error, is_list
 from .sources import STDIN_PATH, manifest_sources, stdin_text
@@ -64,63 +54,9 @@ class Origin(NamedTuple):
     item: int | None
 
 
-Store = Callable[[Cluster, str, Any], None]
-
-
-@dataclass(frozen=True)
-class KindSpec:
-    api_version: str
-    namespaced: bool
-    parse: Callable[[Raw], Any]
-    store: Store
-
-
-def _workload(kind: str) -> Callable[[Raw], Any]:
-    return lambda raw: parse_workload(kind, raw)
-
-
-def _append(attr: str) -> Store:
-    return lambda cluster, _key, obj: getattr(cluster, attr).append(obj)
-
-
-def _put(attr: str) -> Store:
-    return lambda cluster, key, obj: getattr(cluster, attr).__setitem__(key, obj)
-
-
-# The builder also numbers Pods and Nodes in load order, and admits Pods once all is read.
-KINDS: Mapping[str, KindSpec] = {
-    "Node": KindSpec("v1", False, parse_node, _append("nodes")),
-    "Pod": KindSpec("v1", True, parse_pod, _append("pods")),
-    "PriorityClass": KindSpec(
-        "scheduling.k8s.io/v1", False, parse_priority_class, _put("priority_classes")
-    ),
-    "PodDisruptionBudget": KindSpec("policy/v1", True, parse_pdb, _append("pdbs")),
-    "Service": KindSpec("v1", True, _workload("Service"), _append("services")),
-    "ReplicaSet": KindSpec("apps/v1", True, _workload("ReplicaSet"), _append("replica_sets")),
-    "StatefulSet": KindSpec("apps/v1", True, _workload("StatefulSet"), _append("stateful_sets")),
-    "ReplicationController": KindSpec(
-        "v1", True, _workload("ReplicationController"), _append("replication_controllers")
-    ),
-    "PersistentVolume": KindSpec(
-        "v1", False, parse_persistent_volume, _put("persistent_volumes")
-    ),
-    "PersistentVolumeClaim": KindSpec(
-        "v1", True, parse_persistent_volume_claim, _put("persistent_volume_claims")
-    ),
-    "StorageClass": KindSpec(
-        "storage.k8s.io/v1", False, parse_storage_class, _put("storage_classes")
-    ),
-    "CSINode": KindSpec("storage.k8s.io/v1", False, parse_csi_node, _put("csi_nodes")),
-    "PodGroup": KindSpec(POD_GROUP_API_VERSION, True, parse_pod_group, _put("pod_groups")),
-    "Deployment": KindSpec("apps/v1", True, _workload("Deployment"), _append("deployments")),
-    "DaemonSet": KindSpec("apps/v1", True, _workload("DaemonSet"), _append("daemon_sets")),
-    "Job": KindSpec("batch/v1", True, _workload("Job"), _append("jobs")),
-    "CronJob": KindSpec("batch/v1", True, _workload("CronJob"), _append("cron_jobs")),
-    "Namespace": KindSpec("v1", False, parse_namespace, _put("namespaces")),
-    "LimitRange": KindSpec("v1", True, parse_limit_range, _append("limit_ranges")),
-}
-READ_KINDS = ", ".join(KINDS)
 FINISHED_PHASES = ("Succeeded", "Failed")
+
+
 def load_cluster(
     paths: Sequence[str],
     reconcile_workloads: bool = True,

@@ -25,12 +25,7 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from ..yamlio import split_path
-
-try:
-    _Loader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - pure-Python PyYAML build
-    _Loader = yaml.SafeLoader
+from ..yamlio import FAST_LOADER, split_path
 
 GetEvent = Callable[[], Any]
 _MARKER = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
@@ -73,7 +68,7 @@ def document_span(text: str, document: int, documents: int) -> tuple[int, int] |
 
 
 def _position(text: str, document: int, field: str) -> tuple[int, int] | None:
-    loader = _Loader(text)
+    loader = FAST_LOADER(text)
     try:
         get = loader.get_event
         if not _skip_documents(get, document):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
 from yaml.events import (
     AliasEvent,
     CollectionEndEvent,
@@ -20,12 +19,8 @@ from yaml.events import (
     StreamEndEvent,
 )
 
+from ..yamlio import FAST_LOADER
 from .fastyaml import MAX_DEPTH, Duplicate, TooDeep, field_path
-
-try:
-    _Loader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - pure-Python PyYAML build
-    _Loader = yaml.SafeLoader
 
 MERGE_KEY = "<<"
 
@@ -46,7 +41,7 @@ class _Frame:
 
 def scan_events(text: str) -> list[Duplicate]:
     """Every key repeated within one mapping; raises TooDeep, or yaml.YAMLError on bad syntax."""
-    loader = _Loader(text)
+    loader = FAST_LOADER(text)
     try:
         return _scan(loader.get_event)
     finally:

@@ -18,7 +18,7 @@ from ..engine import records as rec
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from .model import NodeUsage
-from .reconcile import copy_pending
+from .pending_copy import copy_pending
 from .usage import node_usage
 
 STOP_UNSCHEDULABLE = "Unschedulable"

@@ -8,7 +8,6 @@ taints it does not tolerate.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Collection, Iterable
 
@@ -17,6 +16,7 @@ from ..api.pod import Pod
 from ..api.selectors import NodeAffinity, NodeSelector, NodeSelectorTerm, Requirement
 from ..plugins.helpers.nodeaffinity import RequiredNodeAffinity
 from ..plugins.helpers.taints import do_not_schedule_taints, find_matching_untolerated_taint
+from .pending_copy import copy_pending
 
 NAME_FIELD = "metadata.name"
 
@@ -72,25 +72,13 @@ def daemon_pod_for(
     name = f"{ref.name}-" + "".join(alphabet[b % len(alphabet)] for b in digest[:5])
     if f"{template.namespace}/{name}" in taken:
         return None
-    meta = dataclasses.replace(
-        template.meta,
-        name=name,
-        uid=f"ksched-{hashlib.sha256(seed.encode()).hexdigest()[:16]}",
-        labels=dict(template.meta.labels),
-        creation_timestamp=None,
-        deletion_timestamp=None,
-    )
-    pod = dataclasses.replace(
+    pod = copy_pending(
         template,
-        meta=meta,
-        node_name="",
-        nominated_node_name="",
-        start_time=None,
+        name,
+        load_index,
+        seed,
+        # The template's own flag is kept (copy_pending would clear it).
+        terminating_by_preemption=template.terminating_by_preemption,
         node_affinity=pinned_affinity(template.node_affinity, node.name),
-        info_cache=None,
-        load_index=load_index,
-        key="",
-        uid="",
     )
-    pod.finalize()
     return pod if should_run(pod, node) else None

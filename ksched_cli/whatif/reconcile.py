@@ -9,7 +9,6 @@ of itself, as its controller would create it from the same template.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from ..api.node import Node
 from ..api.pod import Pod
 from ..engine.cluster import Cluster
 from .daemonset import daemon_pod_for, daemon_set_templates
+from .pending_copy import copy_pending
 
 # Controllers that replace a deleted pod. A DaemonSet replaces one only on a node that
 # still exists (never after a drain, which leaves DaemonSet pods; never on a removed node).
@@ -64,33 +64,6 @@ def replacement_name(pod: Pod, taken: set[str]) -> str:
         if f"{pod.namespace}/{name}" not in taken:
             return name
         attempt += 1
-
-
-def copy_pending(pod: Pod, name: str, load_index: int, uid_seed: str) -> Pod:
-    """A new pending pod with ``pod``'s spec: no node, no nomination, not started."""
-    meta = dataclasses.replace(
-        pod.meta,
-        name=name,
-        uid=f"ksched-{hashlib.sha256(uid_seed.encode()).hexdigest()[:16]}",
-        labels=dict(pod.meta.labels),
-        annotations=dict(pod.meta.annotations),
-        creation_timestamp=None,
-        deletion_timestamp=None,
-    )
-    copy = dataclasses.replace(
-        pod,
-        meta=meta,
-        node_name="",
-        nominated_node_name="",
-        start_time=None,
-        terminating_by_preemption=False,
-        info_cache=None,
-        load_index=load_index,
-        key="",
-        uid="",
-    )
-    copy.finalize()
-    return copy
 
 
 class OwnerCopies:

@@ -157,6 +157,17 @@ class NodeChoice:
         return f"-l {selector}" if selector is not None else self.value
 
 
+@dataclass
+class NodeOperation:
+    """An operation on the nodes a ``NodeChoice`` names; checking it resolves the choice."""
+
+    choice: NodeChoice
+    text: str
+
+    def check(self, cluster: Cluster) -> None:
+        self.choice.nodes(cluster)
+
+
 def _close(name: str, cluster: Cluster) -> str:
     """`` (did you mean X?)`` with the closest name, the lowest among equally close ones."""
     names = sorted(n.name for n in cluster.nodes)

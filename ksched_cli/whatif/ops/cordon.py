@@ -4,19 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...engine.cluster import Cluster
 from ..model import OperationResult
-from .base import NodeChoice, OpContext
+from .base import NodeOperation, OpContext
 
 
 @dataclass
-class Cordon:
-    choice: NodeChoice
-    text: str
+class Cordon(NodeOperation):
     unschedulable: bool = True
-
-    def check(self, cluster: Cluster) -> None:
-        self.choice.nodes(cluster)
 
     def apply(self, ctx: OpContext) -> OperationResult:
         result = OperationResult(self.text, ctx.time)

@@ -10,20 +10,14 @@ from ...engine.cluster import Cluster
 from ..drain_filters import delete_status, warnings
 from ..eviction import evict
 from ..model import BLOCKED, EVICTED, LOST, STAYS, OperationResult, PodChange
-from .base import NodeChoice, OpContext, owner_text
+from .base import NodeOperation, OpContext, owner_text
 
 MIRROR_REASON = "mirror pod: the kubelet owns it"
 LOST_REASON = "deleting Pods that declare no controller: nothing recreates it"
 
 
 @dataclass
-class Drain:
-    choice: NodeChoice
-    text: str
-
-    def check(self, cluster: Cluster) -> None:
-        self.choice.nodes(cluster)
-
+class Drain(NodeOperation):
     def apply(self, ctx: OpContext) -> OperationResult:
         result = OperationResult(self.text, ctx.time)
         nodes = self.choice.nodes(ctx.cluster)

@@ -8,20 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...engine.cluster import Cluster
 from ..model import DELETED, LOST, OperationResult, PodChange
-from .base import NodeChoice, OpContext, owner_text
+from .base import NodeOperation, OpContext, owner_text
 from .drain import pods_on
 
 
 @dataclass
-class RemoveNode:
-    choice: NodeChoice
-    text: str
-
-    def check(self, cluster: Cluster) -> None:
-        self.choice.nodes(cluster)
-
+class RemoveNode(NodeOperation):
     def apply(self, ctx: OpContext) -> OperationResult:
         result = OperationResult(self.text, ctx.time)
         for node in self.choice.nodes(ctx.cluster):

@@ -19,7 +19,8 @@ from ...engine.cluster import Cluster
 from ...errors import KschedError
 from ..controllers_reconciler import OBJECT_LISTS, Controllers, in_input
 from ..model import CREATED, DELETED, OperationResult, PodChange
-from ..reconcile import copy_pending, replacement_name
+from ..pending_copy import copy_pending
+from ..reconcile import replacement_name
 from .base import OpContext, owner_text
 
 OPTION = "--scale"

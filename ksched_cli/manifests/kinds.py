@@ -1,0 +1,80 @@
+"""The kinds ``ksched`` reads: each one's apiVersion, scope, parser and place in a Cluster."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..api.fields import Raw
+from ..api.namespaces import parse_limit_range, parse_namespace
+from ..api.node import parse_node
+from ..api.pod import parse_pod
+from ..api.podgroup import POD_GROUP_API_VERSION, parse_pod_group
+from ..api.policy import parse_pdb, parse_priority_class
+from ..api.storage import (
+    parse_csi_node,
+    parse_persistent_volume,
+    parse_persistent_volume_claim,
+    parse_storage_class,
+)
+from ..api.workloads import parse_workload
+from ..engine.cluster import Cluster
+
+Store = Callable[[Cluster, str, Any], None]
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    api_version: str
+    namespaced: bool
+    parse: Callable[[Raw], Any]
+    store: Store
+
+
+def _workload(kind: str) -> Callable[[Raw], Any]:
+    return lambda raw: parse_workload(kind, raw)
+
+
+def _append(attr: str) -> Store:
+    return lambda cluster, _key, obj: getattr(cluster, attr).append(obj)
+
+
+def _put(attr: str) -> Store:
+    return lambda cluster, key, obj: getattr(cluster, attr).__setitem__(key, obj)
+
+
+# loader.py's builder also numbers Pods and Nodes in load order and admits Pods once all
+# is read.
+KINDS: Mapping[str, KindSpec] = {
+    "Node": KindSpec("v1", False, parse_node, _append("nodes")),
+    "Pod": KindSpec("v1", True, parse_pod, _append("pods")),
+    "PriorityClass": KindSpec(
+        "scheduling.k8s.io/v1", False, parse_priority_class, _put("priority_classes")
+    ),
+    "PodDisruptionBudget": KindSpec("policy/v1", True, parse_pdb, _append("pdbs")),
+    "Service": KindSpec("v1", True, _workload("Service"), _append("services")),
+    "ReplicaSet": KindSpec("apps/v1", True, _workload("ReplicaSet"), _append("replica_sets")),
+    "StatefulSet": KindSpec("apps/v1", True, _workload("StatefulSet"), _append("stateful_sets")),
+    "ReplicationController": KindSpec(
+        "v1", True, _workload("ReplicationController"), _append("replication_controllers")
+    ),
+    "PersistentVolume": KindSpec(
+        "v1", False, parse_persistent_volume, _put("persistent_volumes")
+    ),
+    "PersistentVolumeClaim": KindSpec(
+        "v1", True, parse_persistent_volume_claim, _put("persistent_volume_claims")
+    ),
+    "StorageClass": KindSpec(
+        "storage.k8s.io/v1", False, parse_storage_class, _put("storage_classes")
+    ),
+    "CSINode": KindSpec("storage.k8s.io/v1", False, parse_csi_node, _put("csi_nodes")),
+    "PodGroup": KindSpec(POD_GROUP_API_VERSION, True, parse_pod_group, _put("pod_groups")),
+    "Deployment": KindSpec("apps/v1", True, _workload("Deployment"), _append("deployments")),
+    "DaemonSet": KindSpec("apps/v1", True, _workload("DaemonSet"), _append("daemon_sets")),
+    "Job": KindSpec("batch/v1", True, _workload("Job"), _append("jobs")),
+    "CronJob": KindSpec("batch/v1", True, _workload("CronJob"), _append("cron_jobs")),
+    "Namespace": KindSpec("v1", False, parse_namespace, _put("namespaces")),
+    "LimitRange": KindSpec("v1", True, parse_limit_range, _append("limit_ranges")),
+}
+READ_KINDS = ", ".join(KINDS)
