@@ -9,10 +9,10 @@ import sys
 from typing import Any
 
 import click
-from click.utils import make_default_short_help
 
 from .. import KUBE_SCHEDULER_VERSION, __version__
 from ..errors import KschedError
+from .usage import UsageError
 
 # NumPy's OpenBLAS starts a thread per core when it is imported. ksched does no linear
 # algebra (only element-wise int64 work), and on a busy machine starting that pool
@@ -52,7 +52,6 @@ VERBATIM_SHORT_HELP = frozenset(
     {"validate", "diff", "versions", "capacity", "simulate", "examples"}
 )
 
-EXIT_USAGE = 1
 # A reader that stops early (`| head`) closes the pipe: every command then ends quietly
 # with the shell's code for a process ended by SIGPIPE (128 + 13), whatever the format.
 EXIT_BROKEN_PIPE = 141
@@ -60,9 +59,9 @@ EXIT_BROKEN_PIPE = 141
 
 def _usage_exit_1(exc: click.UsageError) -> click.UsageError:
     # click exits 2 on usage errors, but 2 means "some pod was not scheduled" for plan:
-    # every command's usage error exits 1, as README's exit codes say.
-    exc.exit_code = EXIT_USAGE
-    return exc
+    # every command's usage error exits 1, as README's exit codes say. A new exception,
+    # since click declares exit_code a class constant.
+    return UsageError(exc.format_message(), exc.ctx)
 
 
 def _quiet_broken_pipe() -> None:
@@ -123,7 +122,8 @@ class LazyGroup(click.Group):
             text = SHORT_HELP[name]
             if name in VERBATIM_SHORT_HELP:
                 return text
-            return make_default_short_help(text, limit)
+            # click's own shortening (its helper for it is private from click 8.2).
+            return click.Command(name, help=text).get_short_help_str(limit)
         command = self.get_command(ctx, name)
         if command is None or command.hidden:
             return None
