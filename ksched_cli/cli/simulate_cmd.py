@@ -54,8 +54,7 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
       ksched simulate examples/scenario/scenario.yaml examples/scenario/cluster.yaml
       ksched simulate maintenance.yaml snapshot/ --config bin-packing -o json
       ksched simulate examples/scenario/scenario.yaml examples/scenario/cluster.yaml -o html
-      ksched simulate examples/scenario/scenario.yaml examples/scenario/cluster.yaml \
-        --kubernetes-version 1.32
+      cd examples/scenario && ksched simulate scenario.yaml cluster.yaml --kubernetes-version 1.32
     """
     try:
         cfg = load_config(config, kubernetes_version.features)
