@@ -113,6 +113,13 @@ def _cluster(seed: int) -> Cluster:
     return cluster
 
 
+def _profile(tmp_path: Path, text: str) -> Any:
+    """The configuration of a profile given as YAML text."""
+    profile = tmp_path / "profile.yaml"
+    profile.write_text(text)
+    return load_config(str(profile))
+
+
 def _plan(cluster: Cluster, vectorize: bool, config: Any = None) -> dict[str, Any]:
     engine = Engine(config or default_config(), cluster, EngineOptions(vectorize=vectorize))
     return plan_document(engine.run(), explain=True)
@@ -208,9 +215,7 @@ def test_preemption_with_fit_before_other_filters_plans_the_same_both_ways(
 ) -> None:
     # Nodes Fit rejects first in the filter pass may still be rejected by a later
     # plugin: the screened dry runs must not take Fit's word for them.
-    profile = tmp_path / "profile.yaml"
-    profile.write_text(FIT_FIRST)
-    config = load_config(str(profile))
+    config = _profile(tmp_path, FIT_FIRST)
     assert _plan(_cluster(seed), True, config) == _plan(_cluster(seed), False, config)
 
 
@@ -363,10 +368,8 @@ profiles:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_inter_pod_affinity_plans_the_same_both_ways(seed: int, tmp_path: Path) -> None:
-    profile = tmp_path / "profile.yaml"
     weight, ignore = [(1, "false"), (0, "false"), (7, "true"), (100, "false")][seed % 4]
-    profile.write_text(HARD_WEIGHT.format(weight=weight, ignore=ignore))
-    config = load_config(str(profile))
+    config = _profile(tmp_path, HARD_WEIGHT.format(weight=weight, ignore=ignore))
     plan = _plan(_affinity_cluster(seed), True, config)
     assert plan == _plan(_affinity_cluster(seed), False, config)
 
@@ -394,9 +397,7 @@ def test_preemption_with_pod_dependent_filters_before_fit_plans_the_same_both_wa
 ) -> None:
     # Removing victims may turn PodTopologySpread or InterPodAffinity ahead of Fit from
     # rejecting to accepting a node: Fit's rejection in the filter pass settles nothing.
-    profile = tmp_path / "profile.yaml"
-    profile.write_text(SPREAD_FIRST)
-    config = load_config(str(profile))
+    config = _profile(tmp_path, SPREAD_FIRST)
     plan = _plan(_crowded_cluster(seed, True), True, config)
     assert plan == _plan(_crowded_cluster(seed, True), False, config)
 
@@ -425,11 +426,7 @@ def test_controller_pods_spread_the_same_both_ways(seed: int, tmp_path: Path) ->
     from .spread_cluster import write
 
     path = write(seed, tmp_path)
-    config = None
-    if seed % 2:
-        profile = tmp_path / "profile.yaml"
-        profile.write_text(LIST_DEFAULTS)
-        config = load_config(str(profile))
+    config = _profile(tmp_path, LIST_DEFAULTS) if seed % 2 else None
     plans = [_plan(load_cluster([str(path)]).cluster, v, config) for v in (True, False)]
     assert plans[0] == plans[1]
     owners = {p.get("owner") for p in plans[0]["pods"]}
