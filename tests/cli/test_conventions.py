@@ -4,9 +4,6 @@ workload rollups and owners, and one exit code per situation for every command."
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +14,7 @@ from click.testing import CliRunner
 from ksched_cli.cli.main import EXIT_BROKEN_PIPE, _register, cli
 
 from ..generated import node, pod, write
+from ..pipes import closed_after_one_line
 from .helpers import REPO, run
 
 
@@ -193,17 +191,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 @pytest.mark.parametrize("args", BROKEN_PIPE_COMMANDS, ids=lambda a: " ".join(a[:4]))
 def test_closed_pipe_ends_quietly_with_one_code(big: tuple[str, str], args: list[str]) -> None:
     argv = [a.replace("{cluster}", big[0]).replace("{nodes}", big[1]) for a in args]
-    script = "from ksched_cli.cli.main import main; main()"
-    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
-    with subprocess.Popen(
-        [sys.executable, "-c", script, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env=env,
-    ) as proc:
-        assert proc.stdout is not None and proc.stderr is not None
-        proc.stdout.readline()
-        proc.stdout.close()  # as `| head -1` does
-        stderr = proc.stderr.read()
-        code = proc.wait(timeout=120)
+    code, stderr = closed_after_one_line(argv)
     if argv[0] == "plugins":  # small enough to be written before the pipe closed
         assert code in (0, EXIT_BROKEN_PIPE)
     else:

@@ -7,8 +7,6 @@ import errno
 import io
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
@@ -29,6 +27,7 @@ from ksched_cli.render.selection import restrict
 from ksched_cli.render.structured_plan import StructuredPlanWriter
 from tests.cli.helpers import REPO
 from tests.engine.test_equivalence import _cluster, _crowded_cluster
+from tests.pipes import closed_after_one_line
 
 CASES = Path(__file__).parents[1] / "conformance" / "cases"
 RANDOM_PROFILE = CASES / "rand-0040" / "profile.yaml"
@@ -191,18 +190,8 @@ def test_a_closed_pipe_leaves_no_spool(tmp_path: Path) -> None:
     )
     spools = tmp_path / "tmp"
     spools.mkdir()
-    env = {**os.environ, "PYTHONWARNINGS": "ignore", "TMPDIR": str(spools)}
-    script = "from ksched_cli.cli.main import main; main()"
     argv = ["plan", cluster, "-o", "yaml", "--explain"]
-    with subprocess.Popen(
-        [sys.executable, "-c", script, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env=env,
-    ) as proc:
-        assert proc.stdout is not None and proc.stderr is not None
-        proc.stdout.readline()
-        proc.stdout.close()  # as `| head -1` does
-        stderr = proc.stderr.read()
-        code = proc.wait(timeout=120)
+    code, stderr = closed_after_one_line(argv, {"TMPDIR": str(spools)})
     assert (code, stderr) == (EXIT_BROKEN_PIPE, b"")
     assert list(spools.iterdir()) == []
 
