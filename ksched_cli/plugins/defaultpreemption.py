@@ -15,6 +15,9 @@ from ..framework.podinfo import PodInfo
 from ..framework.preemption import Evaluator, Screened
 from ..framework.status import Code, Status
 from ..framework.types import PostFilterResult
+from .noderesources.fit import PRE_FILTER_STATE_KEY as FIT_STATE_KEY
+from .noderesources.fit import PreFilterState as FitState
+from .preemption_room import DryRunNumbers
 from .preemption_victims import (
     lower_priority_in_visit_order,
     reprieve,
@@ -42,6 +45,9 @@ class Plugin:
         self._resource_only = False
         self._inert_checked: list[Any] | None = None
         self._inert: dict[str, bool] = {}
+        # Every live node's Fit numbers for this PostFilter's dry runs, made on first use.
+        self._numbers: DryRunNumbers | None = None
+        self._numbers_made = False
 
     def post_filter(
         self, state: CycleState, pod: Pod, filtered: Mapping[str, Status]
@@ -51,6 +57,7 @@ class Plugin:
             None if self._resource_only else inert_checked_filters(self.handle, state)
         )
         self._inert = {}
+        self._numbers, self._numbers_made = None, False
         evaluator = Evaluator(self.handle, self, state)
         result, status = evaluator.preempt(pod, filtered)
         if result is not None:
@@ -92,14 +99,29 @@ class Plugin:
         self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]
     ) -> tuple[list[Pod], int, Status | None]:
         if self._resource_only:
-            return select_victims_by_resources(self.handle, state, pod, node_info, pdbs)
+            numbers = self._dry_run_numbers(state, pod)
+            return select_victims_by_resources(
+                self.handle, state, pod, node_info, pdbs, numbers=numbers
+            )
         movers = self._movers(state, pod, node_info)
         if movers is not None:
             checked = self._inert_checked or ()
+            numbers = self._dry_run_numbers(state, pod)
             return select_victims_by_resources(
-                self.handle, state, pod, node_info, pdbs, movers, checked
+                self.handle, state, pod, node_info, pdbs, movers, checked, numbers
             )
         return self._select_victims(state.clone(), pod, node_info.clone(), pdbs)
+
+    def _dry_run_numbers(self, state: CycleState, pod: Pod) -> DryRunNumbers | None:
+        if not self._numbers_made:
+            self._numbers_made = True
+            infos = self.handle.snapshot.list()
+            columns = infos[0].columns if infos else None
+            request = state.get(FIT_STATE_KEY)
+            if columns is not None and isinstance(request, FitState):
+                nominations = self.handle.nominations()
+                self._numbers = DryRunNumbers(request, columns, nominations, pod)
+        return self._numbers
 
     def _movers(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> frozenset[str] | None:
         """The lower-priority pods whose removal changes a pod-dependent filter's state;
@@ -107,16 +129,23 @@ class Plugin:
         checked = self._inert_checked
         if checked is None:
             return None
+        priority, uid = pod.priority, pod.uid
         for pi in self.handle.nominated_pods_for_node(node_info.name):
             other = pi.pod
-            added = other.priority >= pod.priority and other.uid != pod.uid
+            added = other.priority >= priority and other.uid != uid
             if added and not self._is_inert(checked, state, pod, other):
                 return None
-        return frozenset(
-            pi.pod.uid
-            for pi in node_info.pods
-            if pi.pod.priority < pod.priority and not self._is_inert(checked, state, pod, pi.pod)
-        )
+        known = self._inert
+        movers = []
+        for pi in node_info.pods:
+            other = pi.pod
+            if other.priority < priority:
+                inert = known.get(other.uid)
+                if inert is None:
+                    inert = self._is_inert(checked, state, pod, other)
+                if not inert:
+                    movers.append(other.uid)
+        return frozenset(movers)
 
     def _is_inert(self, checked: list[Any], state: CycleState, pod: Pod, other: Pod) -> bool:
         inert = self._inert.get(other.uid)
@@ -133,7 +162,10 @@ class Plugin:
     ) -> Screened | None:
         if not (self._resource_only or fit_decides_first(self.handle, state)):
             return None
-        return screen_dry_runs(self.handle, state, pod, potential, statuses)
+        numbers = self._dry_run_numbers(state, pod)
+        if numbers is None:
+            return None
+        return screen_dry_runs(state, potential, statuses, numbers)
 
     def _select_victims(
         self, state: CycleState, pod: Pod, node_info: NodeInfo, pdbs: Sequence[PodDisruptionBudget]

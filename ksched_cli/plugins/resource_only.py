@@ -18,24 +18,18 @@ import numpy as np
 
 from ..api.pod import Pod
 from ..api.policy import PodDisruptionBudget
-from ..api.resources import CPU, EPHEMERAL_STORAGE, MEMORY
 from ..framework.columns import IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
-from ..framework.nominations import PODS_COUNT, amount
+from ..framework.nominations import PODS_COUNT
 from ..framework.podinfo import PodInfo
 from ..framework.preemption import Screened
 from ..framework.status import Code, Status, as_error
 from .noderesources.fit import NAME as FIT
 from .noderesources.fit import PRE_FILTER_STATE_KEY, PreFilterState
-from .noderesources.usage import (
-    FitStatuses,
-    fit_codes,
-    live_usage,
-    lower_priority_usage,
-    nominated_usage,
-)
+from .noderesources.usage import FitStatuses, Usage, fit_codes, live_usage, nominated_usage
+from .preemption_room import DryRunNumbers, Room, Rows
 from .preemption_victims import lower_priority_in_visit_order, reprieve
 
 POD_INDEPENDENT = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity"})
@@ -133,12 +127,11 @@ def fit_with_nominated_statuses(
 
 
 def screen_dry_runs(
-    handle: Handle,
     state: CycleState,
-    pod: Pod,
     potential: Sequence[NodeInfo],
     statuses: Mapping[str, Status],
-) -> Screened | None:
+    numbers: DryRunNumbers,
+) -> Screened:
     """The dry run's outcome for nodes settled before any reprieve, all at once.
 
     A node without lower-priority pods has no victims. A node Fit rejected in the
@@ -146,20 +139,15 @@ def screen_dry_runs(
     all lower-priority pods are gone and its nominated pods are added fails with
     Fit's status. Every other node is None: its dry run must run.
     """
-    columns = potential[0].columns if potential else None
     request = state.get(PRE_FILTER_STATE_KEY)
-    if columns is None or not isinstance(request, PreFilterState):
-        return None
+    assert isinstance(request, PreFilterState)
+    columns = numbers.columns
     positions = np.array([ni.column_index for ni in potential], dtype=np.int64)
-    lower = lower_priority_usage(request, columns, pod.priority, positions)
-    usage = (
-        live_usage(request, columns, positions)
-        .plus(lower, -1)
-        .plus(nominated_usage(request, columns, handle.nominations(), pod, positions))
-    )
+    usage = Usage({k: v[positions] for k, v in numbers.usage.values.items()})
     fit = FitStatuses(*fit_codes(request, columns, positions, usage), plugin=FIT)
     from_fit = [statuses[ni.name].plugin == FIT for ni in potential]
-    return _Screened(fit, from_fit, (lower.values[PODS_COUNT] == 0).tolist())
+    no_victims = (numbers.lower.values[PODS_COUNT][positions] == 0).tolist()
+    return _Screened(fit, from_fit, no_victims)
 
 
 _NO_VICTIMS = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
@@ -192,22 +180,28 @@ def select_victims_by_resources(
     pdbs: Sequence[PodDisruptionBudget],
     movers: frozenset[str] = frozenset(),
     checked: Sequence[Any] = (),
+    numbers: DryRunNumbers | None = None,
 ) -> tuple[list[Pod], int, Status | None]:
     """SelectVictimsOnNode on resource numbers. ``movers``: uids of lower-priority pods
     whose removal and return do change the state of the ``checked`` filters; those go
     through RemovePod/AddPod on a copy of the state (the other filters read only the
-    state and the node's labels), every other pod only moves resources."""
+    state and the node's labels), every other pod only moves resources. ``numbers``:
+    the node's starting amounts, made for every node at once (else summed here)."""
     potential = lower_priority_in_visit_order(pod, node_info)
     if not potential:
         return [], 0, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
-    nominated = [
-        pi.pod
-        for pi in handle.nominated_pods_for_node(node_info.name)
-        if pi.pod.priority >= pod.priority and pi.pod.uid != pod.uid
-    ]
-    request = state.get(PRE_FILTER_STATE_KEY)
-    assert isinstance(request, PreFilterState)
-    room = _Room(request, node_info, removed=[pi.pod for pi in potential], added=nominated)
+    if numbers is not None:
+        room = numbers.rooms.room(node_info)
+    else:
+        request = state.get(PRE_FILTER_STATE_KEY)
+        assert isinstance(request, PreFilterState)
+        nominated = [
+            pi.pod
+            for pi in handle.nominated_pods_for_node(node_info.name)
+            if pi.pod.priority >= pod.priority and pi.pod.uid != pod.uid
+        ]
+        removed = [pi.pod for pi in potential]
+        room = Room.on_node(Rows(request), node_info, removed, nominated)
     work = state
     if movers:
         work = state.clone()
@@ -250,7 +244,7 @@ def _accepted(checked: Sequence[Any], state: CycleState, pod: Pod, node_info: No
 
 
 def _first_rejection(
-    state: CycleState, pod: Pod, node_info: NodeInfo, room: _Room
+    state: CycleState, pod: Pod, node_info: NodeInfo, room: Room
 ) -> Status | None:
     """RunFilterPluginsWithNominatedPods on the node as ``room`` has it. The other
     plugins' verdicts do not depend on the node's pods, and Fit passing with the
@@ -265,64 +259,3 @@ def _first_rejection(
         if status is not None and status.code != Code.SUCCESS:
             return _failure(pl.name, status)
     return None
-
-
-class _Room:
-    """Free amounts of the resources Fit checks, on plain ints for the reprieve loop."""
-
-    __slots__ = ("free", "keys", "reasons", "wanted")
-
-    def __init__(
-        self, request: PreFilterState, node_info: NodeInfo, removed: list[Pod], added: list[Pod]
-    ) -> None:
-        alloc, used = node_info.allocatable, node_info.requested
-        # fitsRequest checks the pod count, then only what the pod asks for (nothing
-        # else when it asks for nothing).
-        # (key, wanted, free, fitsRequest's reason when short), in fitsRequest's order.
-        rows = [(PODS_COUNT, 1, alloc.allowed_pod_number - len(node_info.pods), "Too many pods")]
-        if not request.empty:
-            for name, wanted, free in (
-                (CPU, request.milli_cpu, alloc.milli_cpu - used.milli_cpu),
-                (MEMORY, request.memory, alloc.memory - used.memory),
-                (
-                    EPHEMERAL_STORAGE,
-                    request.ephemeral_storage,
-                    alloc.ephemeral_storage - used.ephemeral_storage,
-                ),
-            ):
-                if wanted > 0:
-                    rows.append((name, wanted, free, f"Insufficient {name}"))
-            for name, wanted, reason in request.scalars:
-                free = alloc.scalar_resources.get(name, 0) - used.scalar_resources.get(name, 0)
-                rows.append((name, wanted, free, reason))
-        self.keys = [row[0] for row in rows]
-        self.wanted = [row[1] for row in rows]
-        self.free = [row[2] for row in rows]
-        self.reasons = [row[3] for row in rows]
-        for pod in removed:
-            self._move(pod, 1)
-        for pod in added:
-            self._move(pod, -1)
-
-    def _move(self, pod: Pod, sign: int) -> None:
-        free = self.free
-        for j, key in enumerate(self.keys):
-            free[j] += sign * amount(pod, key)
-
-    def short(self) -> list[str]:
-        """fitsRequest's reasons for what the preemptor lacks here (empty: it fits)."""
-        return [
-            reason
-            for f, w, reason in zip(self.free, self.wanted, self.reasons, strict=True)
-            if f < w
-        ]
-
-    def take(self, pi: PodInfo) -> bool:
-        """Put the pod back if the preemptor (and the nominated pods) still fit."""
-        requests = pi.pod.requests
-        need = [1 if key == PODS_COUNT else requests.get(key, 0) for key in self.keys]
-        free = self.free
-        if all(f - n >= w for f, n, w in zip(free, need, self.wanted, strict=True)):
-            self.free = [f - n for f, n in zip(free, need, strict=True)]
-            return True
-        return False

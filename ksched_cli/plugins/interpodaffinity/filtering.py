@@ -10,6 +10,7 @@ from ...api.pod import Pod
 from ...api.selectors import LabelSelector
 from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import AffinityTerm, PodInfo
+from .overlay import CountsOverlay, overlay
 
 ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = (
     "node(s) didn't satisfy existing pods anti-affinity rules"
@@ -21,6 +22,8 @@ NO_LABELS: Mapping[str, str] = {}
 
 TopologyPair = tuple[str, str]
 TopologyCounts = dict[TopologyPair, int]
+# A state's counts: its own dict, or a clone's view of the original's (overlay.py).
+Counts = TopologyCounts | CountsOverlay
 NamespaceLabels = Callable[[str], Mapping[str, str]]
 
 
@@ -100,7 +103,7 @@ def resolve_terms(
     return [resolve_term(t, namespace_labels) for t in terms]
 
 
-def _bump(counts: TopologyCounts, pair: TopologyPair, value: int) -> None:
+def _bump(counts: Counts, pair: TopologyPair, value: int) -> None:
     """Add to a pair's count, dropping it at zero (counts go down on RemovePod)."""
     total = counts.get(pair, 0) + value
     if total == 0:
@@ -117,7 +120,7 @@ def matches_all(terms: Sequence[Term], pod: Pod) -> bool:
 
 
 def update_with_affinity_terms(
-    counts: TopologyCounts,
+    counts: Counts,
     terms: Sequence[Term],
     pod: Pod,
     node_labels: Mapping[str, str],
@@ -131,7 +134,7 @@ def update_with_affinity_terms(
 
 
 def update_with_anti_affinity_terms(
-    counts: TopologyCounts,
+    counts: Counts,
     terms: Sequence[Term],
     pod: Pod,
     ns_labels: Mapping[str, str],
@@ -152,22 +155,31 @@ class PreFilterState:
     affinity_terms: list[IncomingTerm]
     anti_affinity_terms: list[IncomingTerm]
     namespace_labels: Mapping[str, str]
-    existing_anti_affinity_counts: TopologyCounts = field(default_factory=dict)
-    affinity_counts: TopologyCounts = field(default_factory=dict)
-    anti_affinity_counts: TopologyCounts = field(default_factory=dict)
+    existing_anti_affinity_counts: Counts = field(default_factory=dict)
+    affinity_counts: Counts = field(default_factory=dict)
+    anti_affinity_counts: Counts = field(default_factory=dict)
+    # Clones read these counts: copy them before changing them.
+    lent: bool = False
 
     def clone(self) -> PreFilterState:
+        # The clone reads this state's counts and keeps its own changes apart.
+        self.lent = True
         return PreFilterState(
             self.pod,
             self.affinity_terms,
             self.anti_affinity_terms,
             self.namespace_labels,
-            dict(self.existing_anti_affinity_counts),
-            dict(self.affinity_counts),
-            dict(self.anti_affinity_counts),
+            overlay(self.existing_anti_affinity_counts),
+            overlay(self.affinity_counts),
+            overlay(self.anti_affinity_counts),
         )
 
     def update_with_pod(self, info: PodInfo, node_info: NodeInfo, multiplier: int) -> None:
+        if self.lent:
+            self.existing_anti_affinity_counts = overlay(self.existing_anti_affinity_counts)
+            self.affinity_counts = overlay(self.affinity_counts)
+            self.anti_affinity_counts = overlay(self.anti_affinity_counts)
+            self.lent = False
         labels = node_info.node.labels
         update_with_anti_affinity_terms(
             self.existing_anti_affinity_counts,

@@ -183,9 +183,9 @@ class LivePreFilterState(PreFilterState):
     def update_with_pod(self, info: PodInfo, node_info: NodeInfo, multiplier: int) -> None:
         # The counts may be the live tables' own dicts: change copies, never those.
         if self.columns is not None:
-            self.existing_anti_affinity_counts = dict(self.existing_anti_affinity_counts)
-            self.affinity_counts = dict(self.affinity_counts)
-            self.anti_affinity_counts = dict(self.anti_affinity_counts)
+            self.existing_anti_affinity_counts = dict(self.existing_anti_affinity_counts.items())
+            self.affinity_counts = dict(self.affinity_counts.items())
+            self.anti_affinity_counts = dict(self.anti_affinity_counts.items())
             self.columns = None
         PreFilterState.update_with_pod(self, info, node_info, multiplier)
 

@@ -19,8 +19,8 @@ from .filtering import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
+    Counts,
     PreFilterState,
-    TopologyCounts,
     matches_all,
 )
 from .index import LivePreFilterState
@@ -39,7 +39,7 @@ def _per_node(key: str, by_value: Mapping[str, int], columns: NodeColumns) -> In
     return out
 
 
-def _by_value(counts: TopologyCounts, key: str) -> dict[str, int]:
+def _by_value(counts: Counts, key: str) -> dict[str, int]:
     return {v: n for (k, v), n in counts.items() if k == key}
 
 
