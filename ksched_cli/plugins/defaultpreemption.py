@@ -45,6 +45,8 @@ class Plugin:
         self._resource_only = False
         self._inert_checked: list[Any] | None = None
         self._inert: dict[str, bool] = {}
+        # Verdicts per preemptor shape (the checked plugins' inert_key), across PostFilters.
+        self._inert_by_key: dict[tuple[object, ...], dict[str, bool]] = {}
         # Every live node's Fit numbers for this PostFilter's dry runs, made on first use.
         self._numbers: DryRunNumbers | None = None
         self._numbers_made = False
@@ -56,7 +58,7 @@ class Plugin:
         self._inert_checked = (
             None if self._resource_only else inert_checked_filters(self.handle, state)
         )
-        self._inert = {}
+        self._inert = self._inert_memo(state, pod)
         self._numbers, self._numbers_made = None, False
         evaluator = Evaluator(self.handle, self, state)
         result, status = evaluator.preempt(pod, filtered)
@@ -150,8 +152,27 @@ class Plugin:
     def _is_inert(self, checked: list[Any], state: CycleState, pod: Pod, other: Pod) -> bool:
         inert = self._inert.get(other.uid)
         if inert is None:
-            inert = self._inert[other.uid] = all(pl.inert_pod(state, pod, other) for pl in checked)
+            inert = True
+            for pl in checked:
+                if not pl.inert_pod(state, pod, other):
+                    inert = False
+                    break
+            self._inert[other.uid] = inert
         return inert
+
+    def _inert_memo(self, state: CycleState, pod: Pod) -> dict[str, bool]:
+        """Where this PostFilter keeps inert verdicts: shared with earlier preemptors
+        whose every checked plugin gives the same ``inert_key`` (equal answers)."""
+        keys: list[object] = []
+        for pl in self._inert_checked or ():
+            key_of = getattr(pl, "inert_key", None)
+            key = key_of(state, pod) if key_of is not None else None
+            if key is None:
+                return {}
+            keys.append((pl.name, key))
+        if not keys:
+            return {}
+        return self._inert_by_key.setdefault(tuple(keys), {})
 
     def screen_nodes(
         self,

@@ -160,7 +160,9 @@ class Rooms:
             - usage.values[key]
             for key in rows.keys
         ]
-        self._free: list[list[int]] = np.stack(free, axis=1).tolist()
+        # One row per node; only the nodes that get a dry run become lists.
+        self._free: IntArray = np.stack(free, axis=1)
 
     def room(self, node_info: NodeInfo) -> Room:
-        return Room(self.rows, list(self._free[node_info.column_index]))
+        free: list[int] = self._free[node_info.column_index].tolist()
+        return Room(self.rows, free)

@@ -55,6 +55,8 @@ def filter_pods_with_pdb_violation(
     infos: Sequence[PodInfo], pdbs: Sequence[PodDisruptionBudget]
 ) -> tuple[list[PodInfo], list[PodInfo]]:
     """Split pods into those whose eviction would violate a PDB and the rest, in order."""
+    if not pdbs:
+        return [], list(infos)
     allowed = [pdb.disruptions_allowed or 0 for pdb in pdbs]
     violating: list[PodInfo] = []
     non_violating: list[PodInfo] = []

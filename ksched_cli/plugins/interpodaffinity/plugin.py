@@ -118,6 +118,11 @@ class Plugin:
         s.update_with_pod(info, node_info, sign)
         return None
 
+    def inert_key(self, state: CycleState, pod: Pod) -> object | None:
+        """What inert_pod's answers depend on besides the other pod (None: unknown)."""
+        s = state.get(PRE_FILTER_STATE_KEY)
+        return inert_shape(s) if isinstance(s, PreFilterState) else None
+
     def inert_pod(self, state: CycleState, pod: Pod, other: Pod) -> bool:
         """Whether AddPod/RemovePod of ``other`` leaves this cycle's counts as they are;
         Filter reads only the counts and the node's labels, so its verdicts stay too."""

@@ -130,6 +130,11 @@ class PodTopologySpread:
         update_with_pod(s, other.pod, pod, node_info.node, delta)
         return None
 
+    def inert_key(self, state: CycleState, pod: Pod) -> object | None:
+        """What inert_pod's answers depend on besides the other pod (None: unknown)."""
+        s = state.get(PRE_FILTER_STATE_KEY)
+        return _inert_shape(s, pod) if isinstance(s, PreFilterState) else None
+
     def inert_pod(self, state: CycleState, pod: Pod, other: Pod) -> bool:
         """Whether AddPod/RemovePod of ``other`` leaves this cycle's state as it is (it
         matches no constraint's selector in the pod's namespace); Filter reads only the
@@ -141,9 +146,8 @@ class PodTopologySpread:
             return True
         if s is not self._inert_state:
             # Pods with the same selectors share answers across attempts.
-            shape = (pod.namespace, tuple(c.selector for c in s.constraints))
             self._inert_state = s
-            self._inert_known = self._inert_by_shape.setdefault(shape, {})
+            self._inert_known = self._inert_by_shape.setdefault(_inert_shape(s, pod), {})
         known = self._inert_known
         inert = known.get(other.uid)
         if inert is None:
@@ -214,3 +218,7 @@ def _missing(key: str, verb: str) -> Status:
 
 
 Plugin = PodTopologySpread
+
+
+def _inert_shape(s: PreFilterState, pod: Pod) -> tuple[Any, ...]:
+    return (pod.namespace, tuple(c.selector for c in s.constraints))
