@@ -6,7 +6,9 @@
     python benchmarks/run.py --profile basic # cProfile the plan, top functions
 
 Each workload runs in its own process so that peak RSS is its own. Manifests are
-written to a temporary YAML file and read back through the normal loader.
+written to a temporary YAML file and read back through the normal loader. `plan s`
+counts from queueing the pods (`setup s`: that and the indexes plugins build up front
+for them) to the last attempt; the per-fifth rates count from the first attempt.
 """
 
 from __future__ import annotations
@@ -68,8 +70,14 @@ def _run_one(
         profiler = cProfile.Profile()
         plan = profiler.runcall(engine.run)
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(35)
+        first, cpu_first = started, cpu_started
     else:
-        plan = engine.run()
+        # Setup (queueing the pods, the indexes plugins build for them up front) is part
+        # of the plan's time; the per-fifth rates start with the first attempt.
+        engine.start()
+        first, cpu_first = time.perf_counter(), time.process_time()
+        engine.run_until()
+        plan = engine.finish()
     attempts = [a.pod for a in plan.attempts]
     with open(os.devnull, "w", encoding="utf-8") as sink:
         if writer is not None:  # the table, then every attempt's explanation
@@ -87,12 +95,13 @@ def _run_one(
         "attempts": len(attempts),
         "scheduled": summary.get("Scheduled", 0),
         "load_s": round(load_seconds, 2),
+        "setup_s": round(first - started, 2),
         "plan_s": round(plan_seconds, 2),
         "pods_per_s": round(pending / plan_seconds, 1) if plan_seconds else 0.0,
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-        "fifths": _fifths(started, stamps, attempts),
+        "fifths": _fifths(first, stamps, attempts),
         "plan_cpu_s": round(plan_cpu, 2),
-        "cpu_fifths": _fifths(cpu_started, cpu_stamps, attempts),
+        "cpu_fifths": _fifths(cpu_first, cpu_stamps, attempts),
         **({"spooled_mib": document.spooled_chars // 2**20} if document is not None else {}),
     }
 
@@ -199,7 +208,7 @@ def main() -> int:
         parser.error(f"unknown workload(s): {', '.join(unknown)}")
     print(
         f"{'workload':<20}{'nodes':>7}{'pending':>9}{'sched':>8}"
-        f"{'load s':>8}{'plan s':>8}{'pods/s':>9}{'RSS MiB':>9}  pods/s per fifth"
+        f"{'load s':>8}{'setup s':>8}{'plan s':>8}{'pods/s':>9}{'RSS MiB':>9}  pods/s per fifth"
         "  | plan CPU s, pods per CPU-second per fifth"
     )
     for name in names:
@@ -215,7 +224,8 @@ def main() -> int:
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(
             f"{r['workload']:<20}{r['nodes']:>7}{r['pending']:>9}{r['scheduled']:>8}"
-            f"{r['load_s']:>8}{r['plan_s']:>8}{r['pods_per_s']:>9}{r['peak_rss_mib']:>9}"
+            f"{r['load_s']:>8}{r['setup_s']:>8}{r['plan_s']:>8}{r['pods_per_s']:>9}"
+            f"{r['peak_rss_mib']:>9}"
             f"  {' '.join(str(f) for f in r['fifths'])}"
             f"  | {r['plan_cpu_s']}  {' '.join(str(f) for f in r['cpu_fifths'])}"
             + (f"  (spooled {r['spooled_mib']:,} MiB)" if "spooled_mib" in r else "")

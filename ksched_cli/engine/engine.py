@@ -196,8 +196,15 @@ class Engine:
         return self.finish()
 
     def start(self) -> None:
-        """Queue the input's pending pods (run() does this; incremental drivers call it)."""
+        """Queue the input's pending pods (run() does this; incremental drivers call it),
+        and let the plugins build what those pods will read."""
         self._enqueue_pending()
+        pending: dict[str, list[Pod]] = {}
+        for info in self.queued.values():
+            if not info.gated:
+                pending.setdefault(info.pod.scheduler_name, []).append(info.pod)
+        for name, pods in pending.items():
+            self.frameworks[name].prepare(pods)
 
     def run_until(self, limit: float | None = None) -> None:
         """Schedule until nothing is left to do before simulated time ``limit`` (None: at

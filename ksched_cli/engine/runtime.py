@@ -64,12 +64,15 @@ class Framework:
         self.vectorize = True
         self._services = services
         instances: dict[str, fi.Plugin] = {}
+        # Per plugin name, the extension points it is enabled at.
+        self._points: dict[str, set[str]] = {}
 
         def points(point: str) -> list[Any]:
             out = []
             for ref in profile.enabled(point):
                 if ref.name not in instances:
                     instances[ref.name] = build_plugin(ref.name, profile.args(ref.name), self)
+                self._points.setdefault(ref.name, set()).add(point)
                 out.append(instances[ref.name])
             return out
 
@@ -92,6 +95,16 @@ class Framework:
         self.bind_plugins: list[fi.BindPlugin] = points("bind")
         self.post_bind_plugins: list[fi.PostBindPlugin] = points("postBind")
         self.plugins = instances
+
+    def prepare(self, pods: Sequence[Pod]) -> None:
+        """Before the first attempt: plugins with ``prepare`` build the live indexes the
+        pending ``pods`` will read (array paths only), so that no attempt pays for them."""
+        if not self.vectorize or not pods:
+            return
+        for name, pl in self.plugins.items():
+            prepare = getattr(pl, "prepare", None)
+            if prepare is not None:
+                prepare(pods, frozenset(self._points.get(name, ())))
 
     # --- Handle -------------------------------------------------------------------
     @property

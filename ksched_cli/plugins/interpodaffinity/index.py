@@ -19,14 +19,16 @@ from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import AffinityTerm, PodInfo, pod_info
 from .filtering import (
     IncomingTerm,
+    NamespaceLabels,
     PreFilterState,
     TopologyCounts,
     TopologyPair,
     _bump,
     matches_all,
+    resolve_terms,
 )
-from .pairs import PairTable
-from .scoring import ScoreBuilder, ScoreMap
+from .pairs import PairTable, domains
+from .scoring import ScoreBuilder, ScoreMap, resolve_weighted
 
 NAME = "InterPodAffinity"
 EXISTING_KEY = (NAME, "existing")
@@ -231,3 +233,47 @@ def live_scores(builder: ScoreBuilder, columns: NodeColumns) -> None:
     existing_terms(columns).add_scores(
         scores, builder.incoming, builder.ns_labels, builder.hard_pod_affinity_weight
     )
+
+
+def prepare_indexes(
+    columns: NodeColumns,
+    pods: Sequence[Pod],
+    namespace_labels: NamespaceLabels,
+    required: bool,
+    preferred: bool,
+) -> None:
+    """Build, before the first attempt, the live tables the pods' PreFilter (``required``)
+    and PreScore (``preferred``) will read: the existing pods' terms and one table per
+    distinct incoming term group. The same tables are otherwise built by the first pod
+    of each shape, and are kept current the same way from then on."""
+    existing_terms(columns)
+    seen: set[tuple[object, ...]] = set()
+    for pod in pods:
+        if pod.pod_affinity is None and pod.pod_anti_affinity is None:
+            continue
+        info = pod_info(pod)
+        shape = (
+            pod.namespace,
+            tuple(info.required_affinity_terms) if required else (),
+            tuple(info.required_anti_affinity_terms) if required else (),
+            tuple(info.preferred_affinity_terms) if preferred else (),
+            tuple(info.preferred_anti_affinity_terms) if preferred else (),
+        )
+        if shape in seen:
+            continue
+        seen.add(shape)
+        groups: list[list[IncomingTerm]] = []
+        if required:
+            affinity = resolve_terms(info.required_affinity_terms, namespace_labels)
+            groups.append(affinity)
+            groups.extend(
+                [t] for t in resolve_terms(info.required_anti_affinity_terms, namespace_labels)
+            )
+        if preferred:
+            for weighted in (info.preferred_affinity_terms, info.preferred_anti_affinity_terms):
+                groups.extend([w.term] for w in resolve_weighted(weighted, namespace_labels))
+        for terms in groups:
+            if terms:
+                match_table(columns, terms)
+                for t in terms:
+                    domains(t.topology_key, columns)

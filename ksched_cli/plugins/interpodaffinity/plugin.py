@@ -28,7 +28,7 @@ from .filtering import (
     satisfy_pod_affinity,
     satisfy_pod_anti_affinity,
 )
-from .index import live_pre_filter_state, live_scores
+from .index import live_pre_filter_state, live_scores, prepare_indexes
 from .scoring import (
     PreScoreState,
     ScoreBuilder,
@@ -88,6 +88,19 @@ class Plugin:
             return None, Status(Code.SKIP)
         state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
+
+    def prepare(self, pods: Sequence[Pod], points: frozenset[str]) -> None:
+        """The live indexes the pending pods will read, built before the first attempt."""
+        columns = self._columns()
+        if columns is None:
+            return
+        required = "preFilter" in points
+        preferred = "preScore" in points
+        if preferred and self.args.ignore_preferred_terms_of_existing_pods:
+            preferred = any(has_preferred_terms(p) for p in pods)
+        if required or preferred:
+            ns_labels_of = self.handle.namespace_labels
+            prepare_indexes(columns, pods, ns_labels_of, required, preferred)
 
     def _columns(self) -> NodeColumns | None:
         """The live node columns when array paths are on (see index.py)."""

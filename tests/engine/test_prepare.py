@@ -1,0 +1,39 @@
+"""Indexes built before the first attempt (Framework.prepare) change no plan, and leave
+the attempts nothing to build."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ksched_cli.config.load import default_config
+from ksched_cli.engine.engine import Engine, EngineOptions
+from ksched_cli.engine.runtime import Framework
+from ksched_cli.render.document import plan_document
+
+from .test_equivalence import _affinity_cluster, _workload_cluster
+
+
+def _plan(cluster: Any) -> dict[str, Any]:
+    return plan_document(Engine(default_config(), cluster, EngineOptions()).run(), explain=True)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_prepared_indexes_plan_as_lazily_built_ones(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    prepared = _plan(_affinity_cluster(seed))
+    monkeypatch.setattr(Framework, "prepare", lambda self, pods: None)
+    assert prepared == _plan(_affinity_cluster(seed))
+
+
+def test_first_attempt_builds_no_inter_pod_affinity_index() -> None:
+    engine = Engine(default_config(), _workload_cluster("pod-affinity"), EngineOptions())
+    engine.start()
+    columns = engine.snapshot.list()[0].columns
+    assert columns is not None
+    built = set(columns._watchers)
+    assert len(built) >= 2  # the existing pods' terms and the pods' own term group
+    engine.run_until()
+    assert set(columns._watchers) == built
