@@ -55,7 +55,8 @@ def walk_with_masks(
         positions = columns.positions  # all live nodes, in node-tree order
     else:
         positions = np.array([ni.column_index for ni in nodes], dtype=np.int64)
-    order = np.roll(positions, -start) if start else positions
+    # The walk starts at ``start`` and wraps around (np.roll, without its overhead).
+    order = np.concatenate((positions[start:], positions[:start])) if start else positions
     vector = [m for _, m in masks if m is not None]
     passing = np.logical_and.reduce(vector) if vector else np.ones(columns.size, dtype=np.bool_)
     special = np.zeros(columns.size, dtype=np.bool_)

@@ -24,10 +24,20 @@ if TYPE_CHECKING:
 
 
 def fit_mask(request: PreFilterState, columns: NodeColumns) -> BoolArray:
-    """fitsRequest as a mask over all live nodes: True where no resource is short."""
-    positions = columns.positions
-    _, codes = fit_codes(request, columns, positions, live_usage(request, columns, positions))
-    mask: BoolArray = codes == 0
+    """fitsRequest as a mask over all live nodes: True where no resource is short (the
+    checks of ``fit_codes``, on the columns themselves: no reasons are needed here)."""
+    mask: BoolArray = columns.pod_count < columns.alloc_pods
+    if request.empty:
+        return mask
+    for amount, alloc, used in (
+        (request.milli_cpu, columns.alloc_cpu, columns.req_cpu),
+        (request.memory, columns.alloc_mem, columns.req_mem),
+        (request.ephemeral_storage, columns.alloc_eph, columns.req_eph),
+    ):
+        if amount > 0:
+            mask &= alloc - used >= amount
+    for name, amount, _ in request.scalars:
+        mask &= columns.scalar_allocatable(name) - columns.scalar_requested(name) >= amount
     return mask
 
 

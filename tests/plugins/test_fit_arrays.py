@@ -1,0 +1,56 @@
+"""NodeResourcesFit's mask over all live nodes equals its per-node Filter."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ksched_cli.engine.snapshot import Snapshot
+from ksched_cli.framework.cycle_state import CycleState
+from ksched_cli.plugins.noderesources.fit import PRE_FILTER_STATE_KEY, Fit
+from ksched_cli.plugins.noderesources.vector import fit_mask
+from tests.fakes import FakeHandle, make_node, make_pod
+
+GPU = "example.com/gpu"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_fit_mask_is_the_filter_on_every_node(seed: int) -> None:
+    rng = random.Random(seed)
+    nodes = [
+        make_node(
+            f"n{i}",
+            cpu=f"{rng.choice([500, 1000, 2000])}m",
+            memory=f"{rng.choice([1, 2])}Gi",
+            pods=str(rng.choice([1, 2, 3, 110])),
+            extra={GPU: str(rng.choice([0, 1, 2])), "ephemeral-storage": "1Gi"},
+        )
+        for i in range(30)
+    ]
+    snapshot = Snapshot(nodes)
+    for k in range(40):
+        info = snapshot.get(f"n{rng.randrange(30)}")
+        assert info is not None
+        info.add_pod(make_pod(f"run{k}", cpu=f"{rng.randint(0, 600)}m", node=info.name))
+    plugin = Fit(None, FakeHandle(nodes))
+    columns = snapshot.columns
+    seen: set[bool] = set()
+    for k in range(60):
+        requests = {}
+        for name, values in (
+            ("cpu", ["0", "100m", "700m"]),
+            ("memory", ["0", "512Mi", "1536Mi"]),
+            ("ephemeral-storage", ["0", "512Mi"]),
+            (GPU, ["0", "1", "2"]),
+        ):
+            if rng.random() < 0.6:
+                requests[name] = rng.choice(values)
+        pod = make_pod(f"p{k}", requests=requests)
+        state = CycleState()
+        plugin.pre_filter(state, pod)
+        request = state.get(PRE_FILTER_STATE_KEY)
+        want = [plugin.filter(state, pod, ni) is None for ni in columns.infos]
+        assert fit_mask(request, columns).tolist() == want
+        seen.update(want)
+    assert seen == {True, False}
