@@ -255,29 +255,63 @@ def _template(labels: dict[str, str], cpu: str, memory: str) -> Doc:
     return {"metadata": {"labels": labels}, "spec": spec}
 
 
-def workload_controllers(nodes: int = 5000, replicas: int = 5000) -> Iterator[Doc]:
-    """A 5,000-replica Deployment and a DaemonSet on 5,000 nodes: 10,000 pods to create."""
-    yield from (node(i) for i in range(nodes))
-    web = {"app": "web"}
-    yield {
+def _deployment(name: str, replicas: int, labels: dict[str, str]) -> Doc:
+    return {
         "apiVersion": "apps/v1", "kind": "Deployment",
-        "metadata": {"name": "web", "namespace": "default"},
-        "spec": {"replicas": replicas, "selector": {"matchLabels": web},
-                 "template": _template(web, "100m", "500Mi")},
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": labels},
+                 "template": _template(labels, "100m", "500Mi")},
     }
-    agent = {"app": "agent"}
-    yield {
+
+
+def _daemon_set(name: str, labels: dict[str, str]) -> Doc:
+    return {
         "apiVersion": "apps/v1", "kind": "DaemonSet",
-        "metadata": {"name": "agent", "namespace": "default"},
-        "spec": {"selector": {"matchLabels": agent},
-                 "template": _template(agent, "50m", "100Mi")},
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {"selector": {"matchLabels": labels},
+                 "template": _template(labels, "50m", "100Mi")},
     }
+
+
+def _daemon_pod(i: int, node_name: str | None = None, owned: bool = False) -> Doc:
+    """The agent DaemonSet's pod for node i, as its controller makes it (bound when
+    ``node_name`` is given; ``owned``: with its controller reference)."""
+    pinned = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchFields": [
+            {"key": "metadata.name", "operator": "In", "values": [f"node-{i:05d}"]}]}]}}}
+    spec = {"tolerations": DAEMON_TOLERATIONS, "affinity": pinned}
+    doc = pod(f"agent-{i}", "50m", "100Mi", node_name, labels={"app": "agent"}, spec=spec)
+    if owned:
+        doc["metadata"]["ownerReferences"] = [{"kind": "DaemonSet", "name": "agent",
+                                               "controller": True}]
+    return doc
+
+
+def workload_controllers(nodes: int = 5000, replicas: int = 5000) -> Iterator[Doc]:
+    """A 5,000-replica Deployment rolled out on 5,000 nodes that already run a DaemonSet's
+    pods, as a cluster does once bootstrapped (its daemons come up with the nodes): the
+    Deployment controller creates 5,000 pods, the DaemonSet controller finds its pods."""
+    yield from (node(i) for i in range(nodes))
+    yield _daemon_set("agent", {"app": "agent"})
+    yield from (_daemon_pod(i, f"node-{i:05d}", owned=True) for i in range(nodes))
+    yield _deployment("web", replicas, {"app": "web"})
+
+
+def controllers_fresh(nodes: int = 5000, replicas: int = 5000) -> Iterator[Doc]:
+    """A 5,000-replica Deployment and a DaemonSet created together on 5,000 empty nodes:
+    10,000 pods to create, the Deployment's first (controllers sync in registry order,
+    docs/semantics.md §9), then the DaemonSet's (one feasible node each, no scoring)."""
+    yield from (node(i) for i in range(nodes))
+    yield _deployment("web", replicas, {"app": "web"})
+    yield _daemon_set("agent", {"app": "agent"})
 
 
 def workload_pods(nodes: int = 5000, replicas: int = 5000) -> Iterator[Doc]:
-    """The pods workload-controllers creates, written out as Pods in the same order, with
-    their ReplicaSet (its selector gives them PodTopologySpread's default constraints)."""
+    """The cluster workload-controllers makes, written out: the DaemonSet's pods running,
+    and the Deployment's ReplicaSet with its pods pending (its selector gives them
+    PodTopologySpread's default constraints)."""
     yield from (node(i) for i in range(nodes))
+    yield from (_daemon_pod(i, f"node-{i:05d}", owned=True) for i in range(nodes))
     rs = "web-7d9c5b6f48"
     web = {"app": "web", "pod-template-hash": "7d9c5b6f48"}
     yield {
@@ -291,12 +325,6 @@ def workload_pods(nodes: int = 5000, replicas: int = 5000) -> Iterator[Doc]:
         doc["metadata"]["ownerReferences"] = [{"kind": "ReplicaSet", "name": rs,
                                                "controller": True}]
         yield doc
-    for i in range(nodes):
-        pinned = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
-            "nodeSelectorTerms": [{"matchFields": [
-                {"key": "metadata.name", "operator": "In", "values": [f"node-{i:05d}"]}]}]}}}
-        spec = {"tolerations": DAEMON_TOLERATIONS, "affinity": pinned}
-        yield pod(f"agent-{i}", "50m", "100Mi", labels={"app": "agent"}, spec=spec)
 
 
 WORKLOADS: dict[str, Callable[[], Iterator[Doc]]] = {
@@ -312,4 +340,5 @@ WORKLOADS: dict[str, Callable[[], Iterator[Doc]]] = {
     "unschedulable": unschedulable,
     "workload-controllers": workload_controllers,
     "workload-pods": workload_pods,
+    "controllers-fresh": controllers_fresh,
 }

@@ -433,14 +433,17 @@ def test_controller_pods_spread_the_same_both_ways(seed: int, tmp_path: Path) ->
     assert {"deployment/web", "statefulset/db", "daemonset/agent"} <= owners
 
 
-@pytest.mark.parametrize("workload", ["workload-controllers", "workload-pods"])
+@pytest.mark.parametrize("workload", ["workload-controllers", "workload-pods", "controllers-fresh"])
 def test_controller_benchmark_workloads_plan_the_same_both_ways(
     workload: str, tmp_path: Path
 ) -> None:
     from benchmarks import workloads as w
 
-    docs = w.workload_controllers(80, 150) if workload == "workload-controllers" else (
-        w.workload_pods(80, 150))
+    docs = {
+        "workload-controllers": w.workload_controllers,
+        "workload-pods": w.workload_pods,
+        "controllers-fresh": w.controllers_fresh,
+    }[workload](80, 150)
     path = tmp_path / "w.yaml"
     path.write_text(yaml.safe_dump_all(list(docs)))
     plans = [_plan(load_cluster([str(path)]).cluster, v) for v in (True, False)]
