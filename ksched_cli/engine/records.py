@@ -49,6 +49,8 @@ class ScoreTable:
     normalized: dict[str, IntArray]
     weighted: dict[str, IntArray]
     total: IntArray
+    # Where the chosen node is in ``names`` (SelectHost sets it; -1: not known).
+    chosen: int = -1
 
     def materialize(self) -> dict[str, PluginScores]:
         """Per node dicts; raw and normalized stay empty when they were not recorded."""
@@ -66,18 +68,26 @@ class ScoreTable:
             for i, name in enumerate(self.names)
         }
 
-    def total_of(self, node: str) -> int | None:
+    def _index(self, node: str) -> int | None:
+        at = self.chosen
+        if 0 <= at < len(self.names) and self.names[at] == node:
+            return at
         try:
-            return int(self.total[self.names.index(node)])
+            return self.names.index(node)
         except ValueError:
             return None
+
+    def total_of(self, node: str) -> int | None:
+        at = self._index(node)
+        return None if at is None else int(self.total[at])
 
     def runner_up(self, node: str) -> tuple[str, int] | None:
         """The best-scored other node (lowest name among equals)."""
         names, total = self.names, self.total
         others = np.ones(len(names), dtype=np.bool_)
-        if node in names:
-            others[names.index(node)] = False
+        at = self._index(node)
+        if at is not None:
+            others[at] = False
         if not others.any():
             return None
         best = total[others].max()

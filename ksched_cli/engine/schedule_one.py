@@ -288,5 +288,10 @@ def _add_extender_scores(table: ScoreTable, columns: dict[str, tuple[IntArray, I
 def _select_host(scores: ScoreTable, rng: random.Random | None) -> str:
     """Highest total wins; ties go to the lowest node name, or at random with a seed."""
     names = scores.names
-    tied = [names[i] for i in np.flatnonzero(scores.total == scores.total.max()).tolist()]
-    return min(tied) if rng is None else rng.choice(sorted(tied))
+    tied = np.flatnonzero(scores.total == scores.total.max()).tolist()
+    if rng is None:
+        at = min(tied, key=names.__getitem__)
+    else:  # the same draw as from the sorted tied names
+        at = rng.choice(sorted(tied, key=names.__getitem__))
+    scores.chosen = at
+    return names[at]

@@ -61,6 +61,9 @@ class PodTopologySpread:
         )
         self._handle = handle
         self._counter = MatchCounter()
+        # The defaults resolved per action, when no matchLabelKeys makes them per pod.
+        self._resolved_defaults: dict[str, list[Constraint]] = {}
+        self._defaults_per_pod = any(c.match_label_keys for c in self._defaults)
         # inert_pod's answers per constraint selectors, then per pod uid.
         self._inert_by_shape: dict[tuple[Any, ...], dict[str, bool]] = {}
         self._inert_state: PreFilterState | None = None
@@ -80,7 +83,11 @@ class PodTopologySpread:
         return self._default_constraints(pod, action)
 
     def _default_constraints(self, pod: Pod, action: str) -> list[Constraint]:
-        constraints = resolve_constraints(self._defaults, pod.labels, action)
+        constraints = self._resolved_defaults.get(action)
+        if constraints is None:
+            constraints = resolve_constraints(self._defaults, pod.labels, action)
+            if not self._defaults_per_pod:  # Constraints are frozen: one list serves all
+                self._resolved_defaults[action] = constraints
         if not constraints:
             return []
         selector = default_selector(pod, self._handle.cluster)
