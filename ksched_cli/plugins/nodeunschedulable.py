@@ -5,6 +5,7 @@ Port of nodeunschedulable/node_unschedulable.go.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..api.node import Taint
@@ -14,6 +15,7 @@ from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
+from .helpers.prepare import live_columns, one_per_shape
 from .helpers.taints import NO_SCHEDULE, tolerations_tolerate_taint
 
 NAME = "NodeUnschedulable"
@@ -28,7 +30,7 @@ class Plugin:
     name = NAME
 
     def __init__(self, args: Any = None, handle: Handle | None = None) -> None:
-        pass
+        self.handle = handle
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         if not node_info.node.unschedulable:
@@ -36,6 +38,13 @@ class Plugin:
         if tolerations_tolerate_taint(pod.tolerations, UNSCHEDULABLE_TAINT):
             return None
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNSCHEDULABLE)
+
+    def prepare(self, pods: Sequence[Pod], points: frozenset[str]) -> None:
+        """The static masks the pods' Filter reads, made before the first attempt."""
+        columns = live_columns(self.handle)
+        if columns is not None and "filter" in points:
+            for pod in one_per_shape(pods, lambda p: p.tolerations):
+                self.filter_mask(CycleState(), pod, columns)
 
     def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray:
         """Cordoned nodes fail unless the pod tolerates the unschedulable taint."""

@@ -19,6 +19,7 @@ from ..framework.status import Code, Status
 from ..framework.types import MAX_NODE_SCORE, NodeScore
 from ..versions.features import features_of
 from .helpers.normalize import default_normalize_score
+from .helpers.prepare import live_columns, one_per_shape
 from .helpers.taints import (
     PREFER_NO_SCHEDULE,
     do_not_schedule_taints,
@@ -68,6 +69,17 @@ class Plugin:
         else:
             reason = ERR_REASON_UNTOLERATED  # v1.35+: the taint itself is no longer shown
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason)
+
+    def prepare(self, pods: Sequence[Pod], points: frozenset[str]) -> None:
+        """The static masks the pods' Filter and Score read, made before the first attempt."""
+        columns = live_columns(self.handle)
+        if columns is None:
+            return
+        if "filter" in points:
+            for pod in one_per_shape(pods, lambda p: p.tolerations):
+                self.filter_mask(CycleState(), pod, columns)
+        if "score" in points:
+            columns.static_mask((NAME, "tainted"), lambda ni: bool(ni.node.taints))
 
     def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray:
         """Taints never change during a plan: one mask per set of tolerations."""

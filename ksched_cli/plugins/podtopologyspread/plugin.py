@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +15,7 @@ from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import PodInfo
 from ...framework.status import Code, Status, as_error
 from ...framework.types import NodeScore, PreFilterResult
+from ..helpers.prepare import live_columns, one_per_shape
 from .common import (
     DO_NOT_SCHEDULE,
     NAME,
@@ -94,6 +95,19 @@ class PodTopologySpread:
         if selector.is_empty:
             return []
         return [replace(c, selector=selector) for c in constraints]
+
+    def prepare(self, pods: Sequence[Pod], points: frozenset[str]) -> None:
+        """The matching-pod columns and static masks the pods' PreFilter reads, made
+        before the first attempt (build_state, for one pod of each shape)."""
+        columns = live_columns(self._handle)
+        if columns is None or "preFilter" not in points:
+            return
+        if not any(c.when_unsatisfiable == DO_NOT_SCHEDULE for c in self._defaults):
+            pods = [p for p in pods if p.topology_spread_constraints]  # the rest have none
+        for pod in one_per_shape(pods, _spread_shape):
+            constraints = self.constraints(pod, DO_NOT_SCHEDULE)
+            if constraints:
+                build_state(pod, constraints, columns)
 
     # -- PreFilter / Filter ------------------------------------------------
 
@@ -229,3 +243,22 @@ Plugin = PodTopologySpread
 
 def _inert_shape(s: PreFilterState, pod: Pod) -> tuple[Any, ...]:
     return (pod.namespace, tuple(c.selector for c in s.constraints))
+
+
+def _spread_shape(pod: Pod) -> Hashable:
+    """What a pod's constraints and their inclusion policies are made of."""
+    affinity = pod.node_affinity
+    shape = (
+        pod.namespace,
+        tuple(sorted(pod.labels.items())),
+        pod.meta.controller_ref(),
+        pod.topology_spread_constraints,
+        tuple(sorted(pod.node_selector.items())),
+        affinity.required if affinity is not None else None,
+        pod.tolerations,
+    )
+    try:
+        hash(shape)
+    except TypeError:
+        return id(pod)
+    return shape
