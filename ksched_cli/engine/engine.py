@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -191,9 +192,16 @@ class Engine:
 
     # --- the loop -------------------------------------------------------------------
     def run(self) -> rec.Plan:
-        self.start()
-        self.run_until()
-        return self.finish()
+        # The cluster, its node infos and indexes live through the whole plan: kept out
+        # of the cyclic collector's passes, which would otherwise walk them all again
+        # each time the plan's own garbage starts a full collection.
+        gc.freeze()
+        try:
+            self.start()
+            self.run_until()
+            return self.finish()
+        finally:
+            gc.unfreeze()
 
     def start(self) -> None:
         """Queue the input's pending pods (run() does this; incremental drivers call it),
