@@ -79,6 +79,11 @@ class Features:
         f"{SRC_133}: interpodaffinity/plugin.go isSchedulableAfterNodeChange",
         "InterPodAffinity's node hint compares the topology keys of the old and new node",
     )
+    csi_limits_hints_v2: bool = _switch(
+        "1.33",
+        f"{SRC_133}: nodevolumelimits/csi.go EventsToRegister, isSchedulableAfterPodDeleted",
+        "NodeVolumeLimits hints CSINode updates, VolumeAttachment deletions, nominated pods",
+    )
     pop_from_backoff_q: bool = _switch(
         "1.33",
         f"{SRC_133}: backend/queue/active_queue.go, backoff_queue.go",
