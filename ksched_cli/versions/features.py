@@ -14,6 +14,7 @@ from typing import Any
 # Where each release's code was read (see docs/ARCHITECTURE.md, "Versions").
 SRC_132 = "k8s.io/kubernetes v1.32.5, vendored in openshift-kni/scheduler-plugins@0aead6551"
 SRC_133 = "k8s.io/kubernetes v1.33.3, vendored in openshift-kni/scheduler-plugins@0c967825a"
+SRC_134 = "k8s.io/kubernetes v1.34.1, vendored in openshift-kni/scheduler-plugins@30d55f730"
 SRC_135 = "k8s.io/kubernetes v1.35.7, vendored in openshift-kni/scheduler-plugins@2117d3e30"
 
 
@@ -98,6 +99,12 @@ class Features:
         "1.34",
         f"{SRC_135}: nodeports/node_ports.go, framework/types.go updateUsedPorts",
         "NodePorts counts the host ports of restartable init containers",
+    )
+    rwop_message_v2: bool = _switch(
+        "1.34",
+        f"{SRC_134}: volumerestrictions/volume_restrictions.go ErrReasonReadWriteOncePodConflict",
+        "`node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode "
+        "already in-use by another pod`",
     )
     dra_in_default_profile: bool = _switch(
         "1.34",
