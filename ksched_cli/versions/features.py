@@ -127,6 +127,12 @@ class Features:
         f"{SRC_135}: framework/runtime/batch.go, plugins' SignPod",
         "a pod with the last pod's signature may take the next node of its scores unscored",
     )
+    placement_plugin_sets: bool = _switch(
+        "1.36",
+        "k8s.io/kube-scheduler v0.36.3: config/v1/types.go Plugins, framework/interface.go "
+        "PlacementGeneratePlugin and PlacementScorePlugin",
+        "profiles accept the placementGenerate and placementScore plugin sets (not run)",
+    )
     node_declared_features: bool = _switch(
         "1.36",
         f"{SRC_135}: default_plugins.go applyFeatureGates and the plugin (gate alpha, off, "
