@@ -5,7 +5,7 @@ kube-scheduler v0.36.3's ``config/v1/types.go`` gives them the ``PluginSet`` sha
 counts for PlacementScore plugins); the framework builds them like every other point
 (``getExtensionPoints`` lists both, so ``updatePluginList`` checks each enabled plugin).
 ksched accepts and checks them but runs no pod-group placement: they change no plan.
-Which plugins implement the two interfaces is read from v1.36 development trees and the
+Which plugins implement the two interfaces is read from 1.37 development trees and the
 v1.36 documentation (docs/versions.md); their weights and multiPoint expansion into
 them are not checked, since v1.36's code for that could not be read.
 """

@@ -6,8 +6,10 @@ TestIsSchedulableAfterStorageClassAdded, TestIsSchedulableAfterPersistentVolumeC
 volume_restrictions_test.go (TestVolumeRestrictionsIsSchedulableAfterPodDeleted,
 Test_isSchedulableAfterPersistentVolumeClaimChange) and nodevolumelimits csi_test.go
 (TestCSILimitsQHint, TestCSILimitsAddedPVCQHint, TestCSILimitsDeletedVolumeAttachmentQHint,
-TestCSILimitsAfterCSINodeUpdatedQHint; the last two are v1.33+: ``csi_limits_hints_v2``).
-Rows named "(source)" are read from the v1.35.7 code, not from a test.
+TestCSILimitsAfterCSINodeUpdatedQHint; the last two are v1.33+: ``csi_limits_hints_v2``),
+read in stored copies of those files from v1.30-v1.33 (pre-1.34 framework imports; the
+last table in a 1.37-development copy, natasha41575/kubernetes). Rows named "(source)"
+are read from the v1.32.5 and v1.35.7 code, not from a test.
 """
 
 from __future__ import annotations

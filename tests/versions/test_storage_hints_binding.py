@@ -3,7 +3,8 @@
 Rows follow upstream volume_binding_test.go (TestIsSchedulableAfterCSINodeChange,
 TestIsSchedulableAfterPersistentVolumeClaimChange, TestIsSchedulableAfterStorageClassChange,
 TestIsSchedulableAfterCSIStorageCapacityChange, TestIsSchedulableAfterCSIDriverChange) as
-read in a v1.36 development tree; the hint functions are the same in v1.32.5 and v1.35.7.
+read in a 1.37 development tree (natasha41575/kubernetes@9829b8d7); the hint functions
+they test are the same in v1.32.5 and v1.35.7.
 The "type conversion error" rows have no counterpart (events carry typed objects).
 """
 
