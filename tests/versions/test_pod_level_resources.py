@@ -1,5 +1,8 @@
 """Pod-level resources (``spec.resources``), on from 1.34: requests, defaults, checks, plans.
 
+``test_fit_enough_requests`` ports the pod-level rows of NodeResourcesFit's
+``TestEnoughRequests`` (the stored kubernetes/kubernetes fit_test.go, 1.34+).
+
 ``test_pod_requests`` ports component-helpers v0.36.3 ``TestPodLevelResourceRequests``
 (rows with pod-level amounts the API server would refuse are kept: PodRequests itself
 does not check them). The defaulting and checking rows follow v1.35.7's
@@ -16,12 +19,23 @@ import pytest
 from click.testing import CliRunner
 
 from ksched_cli.api.go_quantity import Quantity, format_of
-from ksched_cli.api.pod import parse_pod
+from ksched_cli.api.pod import Pod, parse_pod
 from ksched_cli.api.pod_level import drop_disabled
 from ksched_cli.api.quantity import parse_quantity
 from ksched_cli.api.resources import pod_requests
 from ksched_cli.cli.main import cli
+from ksched_cli.config.args import NodeResourcesFitArgs
 from ksched_cli.errors import ObjectError
+from ksched_cli.framework.cycle_state import CycleState
+from ksched_cli.framework.status import Code, Status
+from ksched_cli.plugins.noderesources.fit import (
+    Fit,
+    InsufficientResource,
+    compute_pod_resource_request,
+    fits_request,
+)
+from tests.plugins.noderesources_helpers import node, node_info, res
+from tests.plugins.noderesources_helpers import pod as fit_pod
 
 Mi = 2**20
 
@@ -249,3 +263,61 @@ def test_plan_by_release(tmp_path: Path, version: str, code: int, expected: str)
     result = CliRunner().invoke(cli, ["plan", str(path), "--kubernetes-version", version])
     assert result.exit_code == code, result.output
     assert expected in result.output
+
+
+def _fit_pod(
+    pod_level: dict[str, str], *containers: dict[str, str], init: dict[str, str] | None = None
+) -> Pod:
+    """newPodLevelResourcesPod(newResourcePod(...), ...), optionally newResourceInitPod."""
+    spec: dict[str, object] = {
+        "containers": [
+            {"name": f"c{i}", "image": "img", "resources": {"requests": c}}
+            for i, c in enumerate(containers or ({},))
+        ],
+        "resources": {"requests": pod_level},
+    }
+    if init is not None:
+        spec["initContainers"] = [{"name": "i", "image": "img", "resources": {"requests": init}}]
+    return parse_pod({"metadata": {"name": "p", "namespace": "default"}, "spec": spec})
+
+
+H = "hugepages-2Mi"
+ENOUGH = [
+    # The pod-level rows of fit_test.go TestEnoughRequests (1.34+): node allocatable
+    # cpu 10m, memory 20, pods 32, example.com/aaa 5, ephemeral-storage 20, hugepages-2Mi 5.
+    ("both pod-level and container-level resources fit",
+     _fit_pod({"cpu": "1m", "memory": "2"}, res(1, 1)), res(5, 5), []),
+    ("pod-level cpu resource not fit",
+     _fit_pod({"cpu": "7m", "memory": "2"}, res(1, 1)), res(5, 5),
+     [InsufficientResource("cpu", "Insufficient cpu", 7, 5, 10)]),
+    ("pod-level memory resource not fit",
+     _fit_pod({"cpu": "3m", "memory": "2"}, res(1, 1)), res(5, 19),
+     [InsufficientResource("memory", "Insufficient memory", 2, 19, 20)]),
+    ("pod-level hugepages resource fit",
+     _fit_pod({"cpu": "3m", "memory": "2", H: "5"}), None, []),
+    ("both pod-level and container-level hugepages resource fit",
+     _fit_pod({"cpu": "3m", "memory": "2", H: "5"}, res(1, 1, scalars={H: 3})), None, []),
+    ("pod-level hugepages resource not fit",
+     _fit_pod({"cpu": "3m", "memory": "2", H: "10"}), None,
+     [InsufficientResource(H, f"Insufficient {H}", 10, 0, 5)]),
+    ("one pod-level cpu resource fits and all init and non-init containers resources fit",
+     _fit_pod({"cpu": "3m", "memory": "2"}, res(1, 1), init=res(1, 1)), res(5, 19),
+     [InsufficientResource("memory", "Insufficient memory", 2, 19, 20)]),
+]
+
+
+@pytest.mark.parametrize(("pod_", "existing", "want"), [r[1:] for r in ENOUGH],
+                         ids=[r[0] for r in ENOUGH])
+def test_fit_enough_requests(
+    pod_: Pod, existing: dict[str, str] | None, want: list[InsufficientResource]
+) -> None:
+    alloc = {"cpu": "10m", "memory": "20", "pods": "32", "example.com/aaa": "5",
+             "ephemeral-storage": "20", H: "5"}
+    plugin = Fit(NodeResourcesFitArgs(), None)  # type: ignore[arg-type]
+    state = CycleState()
+    assert plugin.pre_filter(state, pod_) == (None, None)
+    placed = [fit_pod(existing)] if existing is not None else []
+    info = node_info(node("n", alloc), *placed)
+    status = plugin.filter(state, pod_, info)
+    assert status == (Status(Code.UNSCHEDULABLE, *(r.reason for r in want)) if want else None)
+    assert fits_request(compute_pod_resource_request(pod_), info) == want
