@@ -111,6 +111,13 @@ class Features:
         f"{SRC_135}: apis/config/v1/default_plugins.go",
         "DynamicResources is in the default profile (skips pods without resource claims)",
     )
+    pod_level_resources: bool = _switch(
+        "1.34",
+        f"{SRC_135}: component-helpers resource/helpers.go PodRequests, framework/types.go "
+        "CalculateResource, apis/core/v1/defaults.go defaultPodRequests (same in component-helpers "
+        "v0.36.3)",
+        "a pod's spec.resources requests (cpu, memory, hugepages-*) replace its containers' sum",
+    )
     taint_message_v2: bool = _switch(
         "1.35",
         f"{SRC_135}: tainttoleration/taint_toleration.go Filter",

@@ -24,6 +24,11 @@ def _minor(version: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
+def minor_version(version: str) -> str:
+    """``1.32`` for ``1.32``, ``v1.32`` or ``v1.32.5``."""
+    return ".".join(version.lstrip("v").split(".")[:2])
+
+
 def features_for(version: str) -> Features:
     """Every switch introduced up to ``version`` takes its new value; the rest stay v1.30.6."""
     target = _minor(version)
