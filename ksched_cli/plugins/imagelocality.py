@@ -5,17 +5,19 @@ Port of imagelocality/image_locality.go.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..api.pod import Pod
-from ..framework.columns import IntArray, NodeColumns
+from ..framework.columns import BoolArray, IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import ImageStateSummary, NodeInfo
 from ..framework.status import Status
 from ..framework.types import MAX_NODE_SCORE
+from .helpers.prepare import live_columns
 
 NAME = "ImageLocality"
 
@@ -80,11 +82,17 @@ class Plugin:
                 total_score += scaled_image_score(image, total)
         return calculate_priority(total_score, len(names)), None
 
+    def prepare(self, pods: Sequence[Pod], points: frozenset[str]) -> None:
+        """The static mask Score reads, made before the first attempt."""
+        columns = live_columns(self.handle)
+        if columns is not None and "score" in points:
+            _with_images(columns)
+
     def score_array(
         self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
     ) -> IntArray:
         """Nodes that report no image score 0; the others are summed one by one."""
-        with_images = columns.static_mask((NAME, "images"), lambda ni: bool(ni.image_states))
+        with_images = _with_images(columns)
         out = np.zeros(len(index), dtype=np.int64)
         for i in np.flatnonzero(with_images[index]).tolist():
             out[i] = self.score(state, pod, columns.infos[int(index[i])])[0]
@@ -92,3 +100,7 @@ class Plugin:
 
     def score_extensions(self) -> None:
         return None
+
+
+def _with_images(columns: NodeColumns) -> BoolArray:
+    return columns.static_mask((NAME, "images"), lambda ni: bool(ni.image_states))
