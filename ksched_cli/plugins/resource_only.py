@@ -243,9 +243,7 @@ def _accepted(checked: Sequence[Any], state: CycleState, pod: Pod, node_info: No
     return True
 
 
-def _first_rejection(
-    state: CycleState, pod: Pod, node_info: NodeInfo, room: Room
-) -> Status | None:
+def _first_rejection(state: CycleState, pod: Pod, node_info: NodeInfo, room: Room) -> Status | None:
     """RunFilterPluginsWithNominatedPods on the node as ``room`` has it. The other
     plugins' verdicts do not depend on the node's pods, and Fit passing with the
     nominated pods means it passes without them, so one pass in order says it all."""
