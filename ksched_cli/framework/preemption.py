@@ -14,7 +14,6 @@ from typing import Any, Protocol
 
 from ..api.pod import Pod
 from ..api.policy import PodDisruptionBudget
-from ..extender.client import Victims
 from ..extender.transport import ExtenderError
 from .cycle_state import CycleState
 from .interface import Handle
@@ -208,6 +207,8 @@ class Evaluator:
         extenders = getattr(self.handle.cluster, "extenders", None)
         if not extenders or not candidates:
             return candidates, None
+        from ..extender.client import Victims  # only with extenders (start-up)
+
         victims = {c.name: Victims(list(c.victims), c.num_pdb_violations) for c in candidates}
         infos = {ni.name: ni for ni in self.handle.snapshot.list()}
         try:
