@@ -7,13 +7,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from ...api.pod import Volume
 from ...api.selectors import NodeSelector, NodeSelectorTerm, Requirement
-from ...api.storage import PersistentVolume
 from .utils import volume_member
+
+if TYPE_CHECKING:
+    from ...api.storage import PersistentVolume
 
 GA_ZONE = "topology.kubernetes.io/zone"
 GA_REGION = "topology.kubernetes.io/region"

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ...api.node import Node
 from ...api.pod import Pod, Volume
-from ...api.storage import PersistentVolume, PersistentVolumeClaim
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
@@ -36,6 +36,9 @@ from .utils import (
     node_volume_limits,
     volume_member,
 )
+
+if TYPE_CHECKING:
+    from ...api.storage import PersistentVolume, PersistentVolumeClaim
 
 DEFAULT_MAX_GCE_PD_VOLUMES = 16
 DEFAULT_MAX_AZURE_DISK_VOLUMES = 16
