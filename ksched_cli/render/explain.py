@@ -31,7 +31,8 @@ def filtered_lines(a: Attempt) -> list[str]:
     return out
 
 
-_NOT_A_CANDIDATE = re.compile(r"^not a candidate (?P<node>\S+): (?P<why>.*)$")
+# Compiled on first use (re caches it): only explanations of preemption need it.
+_NOT_A_CANDIDATE = r"^not a candidate (?P<node>\S+): (?P<why>.*)$"
 
 
 def preemption_lines(lines: list[str]) -> list[str]:
@@ -40,7 +41,7 @@ def preemption_lines(lines: list[str]) -> list[str]:
     groups: dict[str, list[str]] = {}
     order: list[str | tuple[str]] = []
     for line in lines:
-        m = _NOT_A_CANDIDATE.match(line)
+        m = re.match(_NOT_A_CANDIDATE, line)
         if m is None:
             order.append(line)
             continue

@@ -23,7 +23,8 @@ BETA_ZONE = "failure-domain.beta.kubernetes.io/zone"
 BETA_REGION = "failure-domain.beta.kubernetes.io/region"
 MULTI_ZONE_DELIMITER = "__"
 _UNSPECIFIED = "UNSPECIFIED"
-_AWS_VOLUME_ID = re.compile(r"vol-[^/]*")
+# Compiled on first use (re caches it): only AWS volumes need it.
+_AWS_VOLUME_ID = r"vol-[^/]*"
 
 
 class TranslationError(Exception):
@@ -88,7 +89,7 @@ def ebs_volume_id(kubernetes_id: str) -> str:
     except ValueError as exc:
         raise TranslationError(f"Invalid disk name ({kubernetes_id}): {exc}") from None
     aws_id = path.strip("/")
-    if not _AWS_VOLUME_ID.fullmatch(aws_id):
+    if not re.fullmatch(_AWS_VOLUME_ID, aws_id):
         raise TranslationError(f"Invalid format for AWS volume ({kubernetes_id})")
     return aws_id
 
