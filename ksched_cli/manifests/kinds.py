@@ -15,7 +15,7 @@ from ..engine.cluster import Cluster
 
 Store = Callable[[Cluster, str, Any], None]
 # api/podgroup.py's POD_GROUP_API_VERSION, kept here so that reading no PodGroup imports
-# no PodGroup (tests/manifests/test_kinds.py keeps the two equal).
+# no PodGroup (tests/cli/test_startup.py keeps the two equal).
 POD_GROUP_API_VERSION = "scheduling.x-k8s.io/v1alpha1"
 
 
