@@ -13,8 +13,6 @@ from collections.abc import Iterable
 from ..engine.records import Attempt, Decision
 from .explain_scores import examples, score_lines
 
-DEFAULT_TOP = 10
-
 
 def filtered_lines(a: Attempt) -> list[str]:
     """One line per (plugin, reason): how many nodes it rejected, and a few of them."""
@@ -71,7 +69,7 @@ def _detail_lines(a: Attempt) -> list[str]:
     return out
 
 
-def render_attempt(a: Attempt, nodes: int, top: int = DEFAULT_TOP) -> str:
+def render_attempt(a: Attempt, nodes: int, top: int) -> str:
     out = [f"attempt at t={a.time:g}s: {a.result}" + (f" on {a.node}" if a.node else "")]
     if a.evaluated:
         out.append(f"  {a.evaluated} of {nodes} node(s) evaluated, {a.feasible} feasible")
@@ -92,7 +90,7 @@ def render_story(
     decision: Decision | None,
     attempts: Iterable[Attempt],
     nodes: int,
-    top: int = DEFAULT_TOP,
+    top: int,
     running_on: str = "",
 ) -> str:
     """Everything about one pod: its outcome, then each attempt. ``running_on`` names the
