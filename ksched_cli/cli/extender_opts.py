@@ -27,6 +27,8 @@ MODE_HELP = (
 
 @dataclass
 class ExtenderSetup:
+    """How a run reaches its extenders, and what the output says about it."""
+
     mode: str = "call"
     transport: Transport | None = None
     recorder: RecordingTransport | None = None

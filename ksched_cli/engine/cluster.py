@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # kinds a plan may not have: their modules load with their fi
 
 @dataclass
 class Cluster:
+    """Every object the scheduler's informers would list, by kind."""
+
     nodes: list[Node] = field(default_factory=list)
     # Every pod known to the API server (running, pending, gated), in load order.
     pods: list[Pod] = field(default_factory=list)

@@ -31,6 +31,8 @@ from .snapshot import Snapshot
 
 @dataclass
 class EngineOptions:
+    """How a plan runs and what it records."""
+
     tie_break: str = "lowest-name"  # or "random"
     seed: int = 0
     # False runs every plugin node by node: the reference the array paths must equal.

@@ -33,6 +33,8 @@ MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 
 @dataclass
 class ScheduleResult:
+    """schedulePod's result: the host, the feasible nodes, the diagnosis."""
+
     host: str
     feasible: list[NodeInfo]
     evaluated: int

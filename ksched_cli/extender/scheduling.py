@@ -30,6 +30,8 @@ EXTENDER_NAME = "Extender"  # framework.ExtenderName, in UnschedulablePlugins
 
 @dataclass
 class Extenders:
+    """The scheduler's extenders, with the warnings their failures became."""
+
     items: list[HTTPExtender] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     # v1.32+ (NodeToStatus.Set): a failure replaces a node's status instead of adding to it.

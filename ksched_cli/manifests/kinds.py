@@ -21,6 +21,8 @@ POD_GROUP_API_VERSION = "scheduling.x-k8s.io/v1alpha1"
 
 @dataclass(frozen=True)
 class KindSpec:
+    """A kind ksched reads: its apiVersion, scope, parser and place in a Cluster."""
+
     api_version: str
     namespaced: bool
     parse: Callable[[Raw], Any]

@@ -51,6 +51,8 @@ def is_extended_resource_name(name: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class InsufficientResource:
+    """A resource the node lacks for the pod, with the numbers."""
+
     resource_name: str
     reason: str
     requested: int
