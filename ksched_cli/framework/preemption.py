@@ -35,6 +35,8 @@ INT64_MIN = -(2**63)
 
 @dataclass
 class Candidate:
+    """A node where preemption could make room, and the victims it takes."""
+
     name: str
     victims: list[Pod]
     num_pdb_violations: int
@@ -77,6 +79,8 @@ class Screened(Protocol):
 
 @dataclass
 class Evaluator:
+    """The preemption Evaluator of one attempt, with its explanation."""
+
     handle: Handle
     plugin: PreemptionInterface
     state: CycleState

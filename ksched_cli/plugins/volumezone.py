@@ -36,6 +36,8 @@ MULTI_ZONE_DELIMITER = "__"
 
 @dataclass(frozen=True, slots=True)
 class PVTopology:
+    """A bound PV's zone or region label: its key and values."""
+
     pv_name: str
     key: str
     values: frozenset[str]

@@ -33,6 +33,8 @@ class TranslationError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class InTreePlugin:
+    """An in-tree volume plugin and the CSI driver that supersedes it."""
+
     source: str  # the PersistentVolumeSource / VolumeSource member
     plugin: str  # in-tree plugin name
     driver: str  # the CSI driver that supersedes it
