@@ -50,7 +50,10 @@ def _methods(manifest: Path, env: dict[str, str], prelude: str = "") -> dict[str
     probe = _DUMP.format(prelude=prelude)
     out = subprocess.run(
         [sys.executable, "-c", probe, str(manifest)],
-        capture_output=True, text=True, check=True, env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     ).stdout
     methods: dict[str, str] = json.loads(out.strip().splitlines()[-1])
     return methods

@@ -29,9 +29,16 @@ def test_lazy_definitions_equal_the_whole_file(directory: str) -> None:
 
 
 def test_a_file_laid_out_otherwise_is_decoded_whole() -> None:
-    document = {"$defs": {"a.v1.Kind": {"x-kubernetes-group-version-kind": [
-        {"group": "a", "kind": "Kind", "version": "v1"}
-    ], "type": "object"}}}
+    document = {
+        "$defs": {
+            "a.v1.Kind": {
+                "x-kubernetes-group-version-kind": [
+                    {"group": "a", "kind": "Kind", "version": "v1"}
+                ],
+                "type": "object",
+            }
+        }
+    }
     lazy = Definitions(json.dumps(document).encode())
     assert not lazy._index
     assert dict(lazy) == document["$defs"]
