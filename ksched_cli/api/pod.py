@@ -8,11 +8,15 @@ from typing import Any
 from ..errors import ObjectError
 from .fields import Raw, boolean, integer, mapping, objects, string, string_map, strings
 from .meta import ObjectMeta, parse_meta, parse_time
+from .pod_level import PodResources, parse_pod_resources
 from .resources import (
+    CPU,
+    MEMORY,
     NON_ZERO_DEFAULTS,
     ExactList,
     node_cache_non_zero,
     parse_resource_list,
+    pod_level_requests,
     pod_requests,
     to_scheduler_units,
 )
@@ -130,6 +134,8 @@ class Pod:
     scheduling_gates: tuple[str, ...] = ()
     volumes: tuple[Volume, ...] = ()
     overhead: ExactList = field(default_factory=dict)
+    # spec.resources (pod-level resources), kept only by releases that have the gate.
+    pod_resources: PodResources | None = None
     host_network: bool = False
     hostname: str = ""
     subdomain: str = ""
@@ -141,6 +147,7 @@ class Pod:
     requests: dict[str, int] = field(default_factory=dict)
     non_zero_requests: dict[str, int] = field(default_factory=dict)
     cache_non_zero: tuple[int, int] = (0, 0)
+    node_non_zero: tuple[int, int] = (0, 0)
     load_index: int = 0
     # The workload a user keeps that owns this pod, as kubectl names it
     # ("deployment/web", "statefulset/db"); "" for a bare pod. Set by the controllers layer.
@@ -176,13 +183,14 @@ class Pod:
                 for c in self.init_containers
             ),
             tuple(self.overhead.items()),
+            tuple(self.pod_resources.supported_requests().items()) if self.pod_resources else (),
         )
         computed = _REQUESTS_BY_SHAPE.get(shape)
         if computed is None:
             computed = _compute_requests(self)
             _REQUESTS_BY_SHAPE[shape] = computed
         # Shared between pods of one shape: treated as read-only everywhere.
-        self.requests, self.non_zero_requests, self.cache_non_zero = computed
+        self.requests, self.non_zero_requests, self.cache_non_zero, self.node_non_zero = computed
 
     def host_ports(self) -> list[ContainerPort]:
         return [p for c in self.containers for p in c.ports if p.host_port > 0]
@@ -190,15 +198,21 @@ class Pod:
 
 # Pods stamped from one template share a resource shape; exact Fraction sums are
 # the slow part of loading, so each shape is computed once.
-_REQUESTS_BY_SHAPE: dict[object, tuple[dict[str, int], dict[str, int], tuple[int, int]]] = {}
+# (requests, non-zero requests, v1.30's NonZeroRequested, v1.32+'s NonZeroRequested)
+_Computed = tuple[dict[str, int], dict[str, int], tuple[int, int], tuple[int, int]]
+_REQUESTS_BY_SHAPE: dict[object, _Computed] = {}
 
 
-def _compute_requests(pod: Pod) -> tuple[dict[str, int], dict[str, int], tuple[int, int]]:
+def _compute_requests(pod: Pod) -> _Computed:
     containers = [c.requests for c in pod.containers]
     inits = [(c.requests, c.restart_policy == "Always") for c in pod.init_containers]
+    level = pod.pod_resources.supported_requests() if pod.pod_resources else None
+    if level:
+        return pod_level_requests(containers, inits, pod.overhead, level)
     requests = to_scheduler_units(pod_requests(containers, inits, pod.overhead))
     non_zero = to_scheduler_units(pod_requests(containers, inits, pod.overhead, NON_ZERO_DEFAULTS))
-    return requests, non_zero, node_cache_non_zero(containers, inits, pod.overhead)
+    node_non_zero = (non_zero.get(CPU, 0), non_zero.get(MEMORY, 0))
+    return requests, non_zero, node_cache_non_zero(containers, inits, pod.overhead), node_non_zero
 
 
 def _container(raw: Raw, path: str, host_network: bool) -> Container:
@@ -353,6 +367,7 @@ def parse_pod(raw: Raw) -> Pod:
         scheduling_gates=tuple(gates),
         volumes=tuple(_volume(i, p) for p, i in objects(spec, "volumes", "spec")),
         overhead=parse_resource_list(spec, "overhead", "spec"),
+        pod_resources=parse_pod_resources(spec),
         host_network=host_network,
         hostname=string(spec, "hostname", "spec"),
         subdomain=string(spec, "subdomain", "spec"),

@@ -59,10 +59,12 @@ def pod_requests(
     init_containers: Iterable[tuple[ExactList, bool]],
     overhead: ExactList | None,
     non_missing: Mapping[str, Fraction] | None = None,
+    pod_level: Mapping[str, Fraction] | None = None,
 ) -> ExactList:
     """Sum of containers, max with init containers (sidecars accumulate), plus overhead.
 
-    ``init_containers`` yields (requests, is_restartable_sidecar).
+    ``init_containers`` yields (requests, is_restartable_sidecar). ``pod_level`` holds the
+    supported pod-level requests, which replace the containers' amounts (1.34+).
     """
     reqs: ExactList = {}
     for c in containers:
@@ -80,6 +82,8 @@ def pod_requests(
             _add(effective, sidecars)
         _max(init_max, effective)
     _max(reqs, init_max)
+    if pod_level:
+        reqs.update(pod_level)
     if overhead:
         _add(reqs, overhead)
     return reqs
@@ -135,3 +139,26 @@ def is_scalar_resource(name: str) -> bool:
     if name.startswith(("hugepages-", "attachable-volumes-")):
         return True
     return "/" in name and not name.startswith("requests.")
+
+
+def pod_level_requests(
+    containers: list[ExactList],
+    inits: list[tuple[ExactList, bool]],
+    overhead: ExactList | None,
+    level: Mapping[str, Fraction],
+) -> tuple[dict[str, int], dict[str, int], tuple[int, int], tuple[int, int]]:
+    """The requests of a pod with pod-level requests (PodLevelResources, 1.34+).
+
+    Scoring defaults every container's missing cpu and memory; a node's NonZeroRequested
+    (PodInfo.CalculateResource) defaults only what neither level requests.
+    """
+    exact = pod_requests(containers, inits, overhead, pod_level=level)
+    non_zero = to_scheduler_units(
+        pod_requests(containers, inits, overhead, NON_ZERO_DEFAULTS, pod_level=level)
+    )
+    missing = {k: v for k, v in NON_ZERO_DEFAULTS.items() if k not in exact}
+    node = pod_requests(containers, inits, overhead, missing, level) if missing else exact
+    node_cpu = milli_value(node[CPU]) if CPU in node else 0
+    node_mem = ceil_int(node[MEMORY]) if MEMORY in node else 0
+    # v1.30's per-container NonZeroRequested never applies: the gate came in 1.34.
+    return to_scheduler_units(exact), non_zero, (node_cpu, node_mem), (node_cpu, node_mem)

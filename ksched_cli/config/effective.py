@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from . import placement
 from .catalog import lookup
 from .expand import BuiltProfile
 from .model import API_VERSION, KIND, ConfigV1, ProfileV1
@@ -73,7 +74,7 @@ def _profile(profile: ProfileV1, built: BuiltProfile) -> dict[str, Any]:
     out: dict[str, Any] = {"schedulerName": profile.scheduler_name}
     if profile.percentage_of_nodes_to_score is not None:
         out["percentageOfNodesToScore"] = profile.percentage_of_nodes_to_score
-    out["plugins"] = _plugins(built)
+    out["plugins"] = {**_plugins(built), **placement.effective(profile)}
     config = _plugin_config(profile, built)
     if config:
         out["pluginConfig"] = config

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .catalog import GO_INTERFACE, lookup
 from .model import MULTI_POINT, PluginEntry, PluginSet, ProfileV1
+from .placement import lookup_any
 from .problems import Problem, child, plain
 from .types import EXTENSION_POINTS, PluginRef
 
@@ -68,7 +69,7 @@ class _Builder:
         kind = GO_INTERFACE[point]
         names: list[str] = []
         for entry in plugins.enabled:
-            info = lookup(entry.name, self.profile.features)
+            info = lookup_any(entry.name, self.profile)
             if info is None:
                 self.error(entry, f'{kind} "{entry.name}" does not exist')
             elif not info.implements(point):
@@ -88,7 +89,7 @@ class _Builder:
         overrides: list[str] = []
         multi: list[str] = []
         for entry in self.profile.plugin_set(MULTI_POINT).enabled:
-            info = lookup(entry.name, self.profile.features)
+            info = lookup_any(entry.name, self.profile)
             if info is None:
                 self._report_once(entry, f'{kind} "{entry.name}" does not exist')
             elif not info.implements(point) or entry.name in disabled:

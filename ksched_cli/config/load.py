@@ -22,6 +22,7 @@ import yaml
 from ..errors import KschedError, Location
 from ..versions.features import V130, Features
 from ..yamlio import FAST_LOADER, read_text
+from . import placement
 from .args_codec import decode_args
 from .builtin import builtin_names, builtin_path
 from .catalog import plugins_with_args
@@ -217,7 +218,7 @@ def _semantic(config: ConfigV1) -> tuple[list[Problem], list[BuiltProfile]]:
     problems, flagged = validate(config)
     built = [build_profile(p) for p in config.profiles]
     for i, (profile, b) in enumerate(zip(config.profiles, built, strict=True)):
-        found = b.problems + _init_checks(profile, b)
+        found = b.problems + _init_checks(profile, b) + placement.problems(profile)
         if i in flagged:  # validation already explained this profile's queue sort
             queue_sort = child(profile.path, "plugins", "queueSort")
             found = [p for p in found if p.field != queue_sort]
@@ -265,6 +266,8 @@ def check_document(
         from . import schema
 
         issues = schema.check(plain_doc)
+        if features.placement_plugin_sets:
+            issues = placement.accept(plain_doc, issues)
         schema.sanitize(plain_doc, issues)
     config = decode(plain_doc)
     config.features = features

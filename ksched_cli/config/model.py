@@ -20,6 +20,8 @@ KIND = "KubeSchedulerConfiguration"
 MULTI_POINT = "multiPoint"
 # Order of the v1 Plugins struct; multiPoint comes last there.
 PLUGIN_SET_KEYS = (*EXTENSION_POINTS, MULTI_POINT)
+# v1.36 adds these after multiPoint.
+PLACEMENT_KEYS = ("placementGenerate", "placementScore")
 
 
 @dataclass
@@ -62,6 +64,8 @@ class ProfileV1:
     percentage_of_nodes_to_score: int | None = None
     plugins: dict[str, PluginSet] | None = None
     plugin_config: list[PluginConfig] = field(default_factory=list)
+    # v1.36's placementGenerate and placementScore sets, as given (config/placement.py).
+    placement: dict[str, PluginSet] = field(default_factory=dict)
 
     def plugin_set(self, key: str) -> PluginSet:
         return (self.plugins or {}).get(key) or PluginSet()
@@ -104,9 +108,11 @@ def _plugins(raw: list[Any], path: str) -> list[PluginEntry]:
     return out
 
 
-def decode_plugins(raw: Mapping[str, Any], path: str) -> dict[str, PluginSet]:
+def decode_plugins(
+    raw: Mapping[str, Any], path: str, keys: tuple[str, ...] = PLUGIN_SET_KEYS
+) -> dict[str, PluginSet]:
     sets = {}
-    for key in PLUGIN_SET_KEYS:
+    for key in keys:
         entry = _map(raw.get(key))
         base = child(path, key)
         sets[key] = PluginSet(
@@ -137,7 +143,16 @@ def decode_profile(raw: Mapping[str, Any], path: str) -> ProfileV1:
         if isinstance(plugins, Mapping)
         else None,
         plugin_config=configs,
+        placement=_placement_sets(plugins, child(path, "plugins")),
     )
+
+
+def _placement_sets(plugins: Any, path: str) -> dict[str, PluginSet]:
+    """The placement sets present (the schema pass dropped them before v1.36)."""
+    if not isinstance(plugins, Mapping):
+        return {}
+    present = tuple(k for k in PLACEMENT_KEYS if k in plugins)
+    return decode_plugins(plugins, path, present)
 
 
 def decode(raw: Mapping[str, Any]) -> ConfigV1:

@@ -86,14 +86,18 @@ def schema_files() -> list[Path]:
 
 
 @functools.cache
-def validator(schema_name: str = MAIN_SCHEMA) -> Draft202012Validator:
-    """A validator for ``schema_name`` that resolves the sibling files by their names."""
+def validator(schema_name: str = MAIN_SCHEMA, definition: str = "") -> Draft202012Validator:
+    """A validator for ``schema_name`` (or its ``$defs`` entry ``definition``) that resolves
+    the sibling files by their names."""
     registry: Registry[Any] = Registry()
     for path in schema_files():
         contents = json.loads(path.read_text(encoding="utf-8"))
         resource = Resource.from_contents(contents, default_specification=DRAFT202012)
         registry = registry.with_resource(path.name, resource)
-    schema = json.loads((SCHEMA_DIR / schema_name).read_text(encoding="utf-8"))
+    if definition:
+        schema: Any = {"$ref": f"{schema_name}#/$defs/{definition}"}
+    else:
+        schema = json.loads((SCHEMA_DIR / schema_name).read_text(encoding="utf-8"))
     types = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_strict_integer)
     strict = validators.extend(Draft202012Validator, type_checker=types)  # type: ignore[no-untyped-call]
     result: Draft202012Validator = strict(
@@ -110,12 +114,21 @@ def check(document: Any, schema_name: str = MAIN_SCHEMA) -> list[SchemaIssue]:
     return issues
 
 
+def check_definition(value: Any, definition: str, at: Path_) -> list[SchemaIssue]:
+    """Schema problems of ``value``, found at ``at`` in the document, against the main
+    schema's ``$defs`` entry ``definition``."""
+    issues: list[SchemaIssue] = []
+    for error in validator(MAIN_SCHEMA, definition).iter_errors(value):
+        issues.extend(_translate(error, at))
+    return issues
+
+
 def field_of(path: Path_) -> str:
     return child("", *path)
 
 
-def _translate(error: ValidationError) -> Iterator[SchemaIssue]:
-    path: Path_ = tuple(error.absolute_path)
+def _translate(error: ValidationError, at: Path_ = ()) -> Iterator[SchemaIssue]:
+    path: Path_ = (*at, *error.absolute_path)
     keyword = str(error.validator)
     structural = keyword in STRUCTURAL
     if keyword == "additionalProperties":

@@ -1,5 +1,5 @@
-"""ActionType bits of cluster events (framework/types.go); an update of a node carries
-one bit per changed scheduling property."""
+"""ActionType bits and resources of cluster events (framework/types.go); an update of a
+node carries one bit per changed scheduling property."""
 
 ADD = 1
 DELETE = 1 << 1
@@ -13,3 +13,7 @@ UPDATE = (
     UPDATE_NODE_ALLOCATABLE | UPDATE_NODE_LABEL | UPDATE_NODE_TAINT | UPDATE_NODE_CONDITION
     | UPDATE_NODE_ANNOTATION
 )
+
+# EventResource names of the storage objects.
+PVC, PV, STORAGE_CLASS, CSI_NODE = "PVC", "PV", "StorageClass", "CSINode"
+CSI_DRIVER, CSI_CAPACITY, VOLUME_ATTACHMENT = "CSIDriver", "CSIStorageCapacity", "VolumeAttachment"

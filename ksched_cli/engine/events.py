@@ -27,9 +27,14 @@ from .actions import (  # re-exported: the what-if layer names them here
 from .actions import (
     ALL as ALL,
 )
+from .actions import CSI_CAPACITY, CSI_DRIVER
+from .actions import CSI_NODE as CSI_NODE
 from .actions import (
     DELETE as DELETE,
 )
+from .actions import PV as PV
+from .actions import PVC as PVC
+from .actions import STORAGE_CLASS as STORAGE_CLASS
 from .actions import (
     UPDATE as UPDATE,
 )
@@ -53,8 +58,7 @@ from .queue import SchedulingQueue
 if TYPE_CHECKING:
     from .engine import Engine
 
-POD, NODE, PVC, PV, STORAGE_CLASS, CSI_NODE = "Pod", "Node", "PVC", "PV", "StorageClass", "CSINode"
-CSI_DRIVER, CSI_CAPACITY, POD_GROUP, WILDCARD = "CSIDriver", "CSIStorageCapacity", "PodGroup", "*"
+POD, NODE, POD_GROUP, WILDCARD = "Pod", "Node", "PodGroup", "*"
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ plugin that rejected it registered that event and its hint says Queue
 (backend/queue/scheduling_queue.go ``isPodWorthRequeuing``). The events a one-shot plan
 produces are pod events: a pod bound (AssignedPodAdd), a pod deleted or an assumed pod
 forgotten (AssignedPodDelete). The hints are v1.32.5's ``EventsToRegister`` of each
-in-tree plugin, for those two events; a plugin without ``EventsToRegister`` (or the
+in-tree plugin, for those two events (node events: node_hints.py; storage objects:
+storage_hints.py); a plugin without ``EventsToRegister`` (or the
 extenders) takes every event, one that registers none takes none.
 """
 
@@ -22,7 +23,7 @@ from ..plugins.nodevolumelimits.csi_translation import plugin_for_inline
 from ..plugins.nodevolumelimits.utils import is_ephemeral
 from ..plugins.volumerestrictions import is_volume_conflict, needs_restrictions_check
 from ..versions.features import V130, Features
-from . import node_hints
+from . import node_hints, storage_hints
 from .node_hints import NodeEvent
 from .pod_events import (  # re-exported: the what-if layer names them here
     ADD as ADD,
@@ -42,13 +43,14 @@ from .pod_events import (
 from .pod_events import (
     PodEvent as PodEvent,
 )
+from .storage_hints import StorageEvent
 
-Hint = Callable[[Any, Pod, PodEvent], bool]
-# A cluster event the hints judge: a pod's (bound or deleted) or a node's.
-Event = PodEvent | NodeEvent
+Hint = Callable[[Any, Pod, PodEvent, Features], bool]
+# A cluster event the hints judge: a pod's (bound or deleted), a node's or a storage object's.
+Event = PodEvent | NodeEvent | StorageEvent
 
 
-def _fit(_plugin: Any, _pod: Pod, event: PodEvent) -> bool:
+def _fit(_plugin: Any, _pod: Pod, event: PodEvent, _f: Features) -> bool:
     # isSchedulableAfterPodEvent: any deleted scheduled pod may free resources.
     return bool(event.node)
 
@@ -61,7 +63,7 @@ def _host_ports(pod: Pod, sidecars: bool) -> set[tuple[str, str, int]]:
     }
 
 
-def _node_ports(plugin: Any, pod: Pod, event: PodEvent) -> bool:
+def _node_ports(plugin: Any, pod: Pod, event: PodEvent, _f: Features) -> bool:
     # isSchedulableAfterPodDeleted: Queue when the deleted pod held a port the pod wants.
     if not event.node:
         return False
@@ -78,7 +80,7 @@ def _matches_all(terms: list[Any], other: Pod, ns_labels: dict[str, str]) -> boo
     return bool(terms) and all(t.matches(other, ns_labels) for t in terms)
 
 
-def _inter_pod_affinity(plugin: Any, pod: Pod, event: PodEvent) -> bool:
+def _inter_pod_affinity(plugin: Any, pod: Pod, event: PodEvent, _f: Features) -> bool:
     other = event.pod
     if not event.node:
         return False
@@ -89,7 +91,7 @@ def _inter_pod_affinity(plugin: Any, pod: Pod, event: PodEvent) -> bool:
     return _matches_all(info.required_anti_affinity_terms, other, {})
 
 
-def _pod_topology_spread(plugin: Any, pod: Pod, event: PodEvent) -> bool:
+def _pod_topology_spread(plugin: Any, pod: Pod, event: PodEvent, _f: Features) -> bool:
     other = event.pod
     involved = other.uid == pod.uid or (bool(event.node) and other.namespace == pod.namespace)
     if not involved:
@@ -98,7 +100,7 @@ def _pod_topology_spread(plugin: Any, pod: Pod, event: PodEvent) -> bool:
     return any(c.matches(other.labels) for c in constraints)
 
 
-def _volume_restrictions(_plugin: Any, pod: Pod, event: PodEvent) -> bool:
+def _volume_restrictions(_plugin: Any, pod: Pod, event: PodEvent, _f: Features) -> bool:
     deleted = event.pod
     if deleted.namespace != pod.namespace:
         return False
@@ -108,9 +110,11 @@ def _volume_restrictions(_plugin: Any, pod: Pod, event: PodEvent) -> bool:
     return any(v.claim_name in claims for v in deleted.volumes if v.claim_name is not None)
 
 
-def _node_volume_limits(_plugin: Any, _pod: Pod, event: PodEvent) -> bool:
+def _node_volume_limits(_plugin: Any, _pod: Pod, event: PodEvent, features: Features) -> bool:
     deleted = event.pod
-    if not deleted.volumes or not event.node:
+    # v1.33: a deleted pod that only held a nomination frees volumes too.
+    nominated = features.csi_limits_hints_v2 and bool(deleted.nominated_node_name)
+    if not deleted.volumes or not (event.node or nominated):
         return False
     return any(
         v.claim_name is not None or is_ephemeral(v) or plugin_for_inline(v) is not None
@@ -118,7 +122,7 @@ def _node_volume_limits(_plugin: Any, _pod: Pod, event: PodEvent) -> bool:
     )
 
 
-def _always(_plugin: Any, _pod: Pod, _event: PodEvent) -> bool:
+def _always(_plugin: Any, _pod: Pod, _event: PodEvent, _f: Features) -> bool:
     return True
 
 
@@ -157,7 +161,14 @@ NO_POD_EVENTS = frozenset(
 )
 
 
-def _plugin_says_queue(name: str, plugin: Any, pod: Pod, event: PodEvent) -> bool | None:
+def has_enqueue_extensions(name: str) -> bool:
+    """The plugin registers its own events (an unknown plugin or an extender takes all)."""
+    return name in POD_EVENTS or name in NO_POD_EVENTS
+
+
+def _plugin_says_queue(
+    name: str, plugin: Any, pod: Pod, event: PodEvent, features: Features
+) -> bool | None:
     """The hint of ``name`` for ``event``; None when the plugin did not register it."""
     if name in NO_POD_EVENTS:
         return None
@@ -165,7 +176,15 @@ def _plugin_says_queue(name: str, plugin: Any, pod: Pod, event: PodEvent) -> boo
     if registered is None:
         return True  # no EnqueueExtensions (extenders, unknown plugins): every event
     hint = registered.get(event.action)
-    return None if hint is None else hint(plugin, pod, event)
+    return None if hint is None else hint(plugin, pod, event, features)
+
+
+def _says_queue(name: str, plugin: Any, pod: Pod, event: Event, features: Features) -> bool | None:
+    if isinstance(event, NodeEvent):
+        return node_hints.plugin_says_queue(name, plugin, pod, event, features)
+    if isinstance(event, StorageEvent):
+        return storage_hints.plugin_says_queue(name, pod, event, features, has_enqueue_extensions)
+    return _plugin_says_queue(name, plugin, pod, event, features)
 
 
 def worth_requeuing(
@@ -177,10 +196,7 @@ def worth_requeuing(
         return AFTER_BACKOFF
     strategy = SKIP
     for name in sorted(rejectors):
-        if isinstance(event, NodeEvent):
-            says = node_hints.plugin_says_queue(name, plugins.get(name), info.pod, event, features)
-        else:
-            says = _plugin_says_queue(name, plugins.get(name), info.pod, event)
+        says = _says_queue(name, plugins.get(name), info.pod, event, features)
         if not says:
             continue
         if name in info.pending_plugins:
@@ -196,12 +212,19 @@ def crosses_topology(info: QueuedPodInfo, added: Pod, ns_labels: dict[str, str])
     return any(t.matches(added, ns_labels) for t in pod_info(info.pod).required_affinity_terms)
 
 
-def of_interest(event: Event, enabled: set[str], extenders: bool) -> bool:
+def of_interest(
+    event: Event, enabled: set[str], extenders: bool, features: Features = V130
+) -> bool:
     """isEventOfInterest: some enabled plugin (or an extender) registered the event."""
     if extenders:
         return True
     if isinstance(event, NodeEvent):
         return any(node_hints.interested(name, event) for name in enabled)
+    if isinstance(event, StorageEvent):
+        return any(
+            storage_hints.interested(name, event, features, has_enqueue_extensions)
+            for name in enabled
+        )
     for name in enabled:
         if name in NO_POD_EVENTS:
             continue
@@ -228,15 +251,15 @@ class ProfileHints:
         self._namespace_labels = namespace_labels
 
     def of_interest(self, event: Event) -> bool:
-        return of_interest(event, self._enabled, self._extenders)
+        return of_interest(event, self._enabled, self._extenders, self._features)
 
     def worth_requeuing(self, info: QueuedPodInfo, event: Event) -> str:
         plugins = self._plugins.get(info.pod.scheduler_name, {})
         return worth_requeuing(info, event, plugins, self._features)
 
     def concerns(self, info: QueuedPodInfo, event: Event) -> bool:
-        """Node events and deletes reach every pod; AssignedPodAdd only those crossing
-        topology with it."""
-        if isinstance(event, NodeEvent) or event.action == DELETE:
+        """Node, storage and delete events reach every pod; AssignedPodAdd only those
+        crossing topology with it."""
+        if isinstance(event, NodeEvent | StorageEvent) or event.action == DELETE:
             return True
         return crosses_topology(info, event.pod, self._namespace_labels(event.pod.namespace))

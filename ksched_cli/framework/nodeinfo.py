@@ -221,12 +221,9 @@ class NodeInfo:
 
     def _update(self, pod: Pod, sign: int) -> None:
         add_requests(self.requested, pod, sign)
-        if self.features.sidecar_non_zero_requested:
-            # v1.32+: PodRequests with the non-zero defaults, so sidecars add up.
-            cpu = pod.non_zero_requests.get(CPU, 0)
-            mem = pod.non_zero_requests.get(MEMORY, 0)
-        else:
-            cpu, mem = pod.cache_non_zero
+        # v1.32+: PodRequests with the non-zero defaults, so sidecars add up.
+        sidecars = self.features.sidecar_non_zero_requested
+        cpu, mem = pod.node_non_zero if sidecars else pod.cache_non_zero
         self.non_zero_requested.milli_cpu += sign * cpu
         self.non_zero_requested.memory += sign * mem
         for port in used_port_list(pod, self.features.nodeports_sidecars):

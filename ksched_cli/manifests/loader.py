@@ -20,8 +20,10 @@ from typing import Any, NamedTuple
 from .. import KUBE_SCHEDULER_VERSION
 from ..api.fields import Raw, type_name
 from ..api.pod import Pod
+from ..api.pod_level import drop_disabled
 from ..engine.cluster import Cluster
 from ..errors import KschedError, Location, ObjectError
+from ..versions.releases import features_for, minor_version
 from ..yamlio import read_text
 from .admission import (
     SYSTEM_PRIORITY_CLASSES,
@@ -170,6 +172,9 @@ class _Builder:
         self.checks = checks
         self.kubernetes_version = kubernetes_version
         self.cluster = Cluster(kubernetes_version=kubernetes_version)
+        # A release without PodLevelResources stores pods without spec.resources.
+        features = features_for(minor_version(kubernetes_version))
+        self._drop_pod_level = not features.pod_level_resources
         self.warnings: list[str] = []
         # kind -> key -> where the object with that key was defined (duplicate detection).
         self._seen: dict[str, dict[str, Origin]] = {kind: {} for kind in KINDS}
@@ -264,6 +269,8 @@ class _Builder:
             self._report(origin, describe(kind, raw, spec.namespaced), found.field, found.message)
 
     def _store(self, kind: str, spec: KindSpec, raw: Raw, origin: Origin) -> None:
+        if self._drop_pod_level:
+            raw = drop_disabled(kind, raw)
         obj = spec.parse(raw)
         key = object_key(raw, spec.namespaced)
         seen = self._seen[kind]

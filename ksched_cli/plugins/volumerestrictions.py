@@ -14,6 +14,7 @@ from ..framework.nodeinfo import NodeInfo
 from ..framework.podinfo import PodInfo
 from ..framework.status import Code, Status, as_error
 from ..framework.types import PreFilterResult
+from ..versions.features import features_of
 from .nodevolumelimits.utils import cluster_of, get_pvc, pvc_not_found, volume_member
 
 NAME = "VolumeRestrictions"
@@ -22,6 +23,10 @@ PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 ERR_REASON_DISK_CONFLICT = "node(s) had no available disk"
 ERR_REASON_RWOP_CONFLICT = (
     "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode"
+)
+ERR_REASON_RWOP_CONFLICT_V2 = (  # v1.34+
+    "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode "
+    "already in-use by another pod"
 )
 READ_WRITE_ONCE_POD = "ReadWriteOncePod"
 # Sources two pods on one node may not both mount (read-write).
@@ -119,6 +124,8 @@ class Plugin:
 
     def __init__(self, args: object, handle: Handle) -> None:
         self._handle = handle
+        v2 = features_of(handle).rwop_message_v2
+        self._rwop_reason = ERR_REASON_RWOP_CONFLICT_V2 if v2 else ERR_REASON_RWOP_CONFLICT
 
     def pre_filter(
         self, state: CycleState, pod: Pod
@@ -153,7 +160,7 @@ class Plugin:
         if not isinstance(s, PreFilterState):
             return as_error(f'cannot read "{PRE_FILTER_STATE_KEY}" from cycleState')
         if s.conflicting_pvc_ref_count > 0:
-            return Status(Code.UNSCHEDULABLE, ERR_REASON_RWOP_CONFLICT)
+            return Status(Code.UNSCHEDULABLE, self._rwop_reason)
         return None
 
     def _update(self, state: CycleState, info: PodInfo, multiplier: int) -> Status | None:

@@ -14,6 +14,7 @@ from typing import Any
 # Where each release's code was read (see docs/ARCHITECTURE.md, "Versions").
 SRC_132 = "k8s.io/kubernetes v1.32.5, vendored in openshift-kni/scheduler-plugins@0aead6551"
 SRC_133 = "k8s.io/kubernetes v1.33.3, vendored in openshift-kni/scheduler-plugins@0c967825a"
+SRC_134 = "k8s.io/kubernetes v1.34.1, vendored in openshift-kni/scheduler-plugins@30d55f730"
 SRC_135 = "k8s.io/kubernetes v1.35.7, vendored in openshift-kni/scheduler-plugins@2117d3e30"
 
 
@@ -79,6 +80,11 @@ class Features:
         f"{SRC_133}: interpodaffinity/plugin.go isSchedulableAfterNodeChange",
         "InterPodAffinity's node hint compares the topology keys of the old and new node",
     )
+    csi_limits_hints_v2: bool = _switch(
+        "1.33",
+        f"{SRC_133}: nodevolumelimits/csi.go EventsToRegister, isSchedulableAfterPodDeleted",
+        "NodeVolumeLimits hints CSINode updates, VolumeAttachment deletions, nominated pods",
+    )
     pop_from_backoff_q: bool = _switch(
         "1.33",
         f"{SRC_133}: backend/queue/active_queue.go, backoff_queue.go",
@@ -94,10 +100,23 @@ class Features:
         f"{SRC_135}: nodeports/node_ports.go, framework/types.go updateUsedPorts",
         "NodePorts counts the host ports of restartable init containers",
     )
+    rwop_message_v2: bool = _switch(
+        "1.34",
+        f"{SRC_134}: volumerestrictions/volume_restrictions.go ErrReasonReadWriteOncePodConflict",
+        "`node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode "
+        "already in-use by another pod`",
+    )
     dra_in_default_profile: bool = _switch(
         "1.34",
         f"{SRC_135}: apis/config/v1/default_plugins.go",
         "DynamicResources is in the default profile (skips pods without resource claims)",
+    )
+    pod_level_resources: bool = _switch(
+        "1.34",
+        f"{SRC_135}: component-helpers resource/helpers.go PodRequests, framework/types.go "
+        "CalculateResource, apis/core/v1/defaults.go defaultPodRequests (same in component-helpers "
+        "v0.36.3)",
+        "a pod's spec.resources requests (cpu, memory, hugepages-*) replace its containers' sum",
     )
     taint_message_v2: bool = _switch(
         "1.35",
@@ -114,6 +133,12 @@ class Features:
         "1.35",
         f"{SRC_135}: framework/runtime/batch.go, plugins' SignPod",
         "a pod with the last pod's signature may take the next node of its scores unscored",
+    )
+    placement_plugin_sets: bool = _switch(
+        "1.36",
+        "k8s.io/kube-scheduler v0.36.3: config/v1/types.go Plugins, framework/interface.go "
+        "PlacementGeneratePlugin and PlacementScorePlugin",
+        "profiles accept the placementGenerate and placementScore plugin sets (not run)",
     )
     node_declared_features: bool = _switch(
         "1.36",

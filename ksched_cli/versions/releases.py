@@ -26,6 +26,11 @@ def _minor(version: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
+def minor_version(version: str) -> str:
+    """``1.32`` for ``1.32``, ``v1.32`` or ``v1.32.5``."""
+    return ".".join(version.lstrip("v").split(".")[:2])
+
+
 def features_for(version: str) -> Features:
     """Every switch introduced up to ``version`` takes its new value; the rest stay v1.30.6."""
     target = _minor(version)
@@ -60,8 +65,8 @@ RELEASES: dict[str, Release] = {
             "tables ported from upstream unit tests (v1.32-v1.35) for every switch, and golden "
             "plans; scheduler code read at v1.35.7 plus the v1.36 default profile; "
             "BalancedAllocation's v1.36 change-in-balance score is not ported (docs/versions.md)",
-            "v1.33.3 and v1.35.7 vendored in openshift-kni/scheduler-plugins@0c967825a and "
-            "@2117d3e30, k8s.io/kube-scheduler v0.36.3",
+            "v1.33.3, v1.34.1 and v1.35.7 vendored in openshift-kni/scheduler-plugins@0c967825a, "
+            "@30d55f730 and @2117d3e30, k8s.io/kube-scheduler v0.36.3",
             features_for("1.36"),
         ),
     )

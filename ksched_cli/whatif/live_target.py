@@ -4,16 +4,18 @@ scheduler as kube-scheduler's event handlers deliver it (eventhandlers.go)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..api.node import Node
 from ..api.pod import Pod
+from ..api.storage import BINDING_WAIT
 from ..engine import events as ev
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine
 from ..engine.node_hints import NodeEvent
 from ..engine.queueing_hints import DELETE, Event, PodEvent
+from ..engine.storage_hints import StorageEvent
 
 # v1.32+ event labels (ClusterEvent.Label: resource and action type).
 _UPDATE_LABELS = {
@@ -101,9 +103,18 @@ class LiveTarget:
         self._engine.cluster.pods.append(pod)  # delete_pod removes it again, with effects
         self.delete_pod(pod)
 
-    def object_added(self, event: ev.ClusterEvent) -> None:
-        """A storage object created: its event, with no pre-check (eventhandlers.go)."""
-        self._event(event, None)
+    def storage_added(self, resource: str, label: str, objects: Sequence[object]) -> None:
+        """Storage objects created, with no pre-check (eventhandlers.go). v1.30 sends a
+        StorageClassAdd only for a WaitForFirstConsumer class and one move stands for all;
+        with hints (v1.32+) each object is its own event, judged by the plugins' hints."""
+        if self._hinted:
+            for obj in objects:
+                self._hinted_event(StorageEvent(resource, ev.ADD, None, obj, label), label)
+            return
+        if resource == ev.STORAGE_CLASS:
+            objects = [c for c in objects if getattr(c, "volume_binding_mode", "") == BINDING_WAIT]
+        if objects:
+            self._event(ev.ClusterEvent(resource, ev.ADD, label), None)
 
     # --- nodes ----------------------------------------------------------------------
     def set_unschedulable(self, node: Node, value: bool) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..api.node import Node
 from ..api.pod import Pod
 from ..engine.cluster import Cluster
-from ..engine.events import ClusterEvent
 
 
 class StaticTarget:
@@ -37,5 +38,5 @@ class StaticTarget:
     def deleted_by_controller(self, pod: Pod) -> None:
         pass  # already gone from the cluster's pods
 
-    def object_added(self, event: ClusterEvent) -> None:
+    def storage_added(self, resource: str, label: str, objects: Sequence[object]) -> None:
         pass  # before the plan nothing waits in the queue yet

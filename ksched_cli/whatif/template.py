@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from ..api.pod import Pod, parse_pod
+from ..api.pod_level import drop_disabled
 from ..engine.cluster import Cluster
 from ..errors import KschedError, Location, ObjectError
 from ..manifests.admission import Admission
 from ..manifests.files import read_documents
 from ..manifests.loader import Origin, positioned_error
+from ..versions.releases import features_for, minor_version
 
 # kind -> path of its pod template inside the object
 TEMPLATE_PATHS: Mapping[str, tuple[str, ...]] = {
@@ -63,6 +65,8 @@ def read_template(file: str, cluster: Cluster) -> Pod:
     try:
         if kind != "Pod":
             raw, prefix = _template_raw(raw, str(kind))
+        if not features_for(minor_version(cluster.kubernetes_version)).pod_level_resources:
+            raw = drop_disabled("Pod", raw)
         pod = parse_pod(raw)
         pod.node_name = ""  # a template never names a node (cluster-capacity clears it)
         explicit = isinstance(raw.get("spec"), Mapping) and raw["spec"].get("priority") is not None

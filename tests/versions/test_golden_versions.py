@@ -21,6 +21,7 @@ SUBSET = "tests/versions/clusters/prefilter-subset.yaml"
 BATCH = "tests/versions/clusters/batch.yaml"
 BATCH_PROFILE = "tests/versions/clusters/batch-profile.yaml"
 REQUEUE = "tests/versions/clusters/requeue"
+STORAGE = "tests/versions/clusters/storage-requeue"
 
 CASES: dict[str, tuple[list[str], int]] = {
     "versions.txt": (["versions", "--changes"], 0),
@@ -67,6 +68,15 @@ CASES: dict[str, tuple[list[str], int]] = {
             2,
         )
         for v in ("1.30", "1.32")
+    },
+    # Storage objects: v1.30's registrations against v1.36's storage hints.
+    **{
+        f"storage-requeue.{v}.txt": (
+            ["simulate", f"{STORAGE}/scenario.yaml", f"{STORAGE}/cluster.yaml",
+             "--kubernetes-version", v],
+            2,
+        )
+        for v in ("1.30", "1.36")
     },
 }
 

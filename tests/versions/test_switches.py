@@ -3,7 +3,8 @@
 Rows follow the tables of the release named in each test: tainttoleration
 TestTaintTolerationFilter (v1.35), balanced_allocation TestNodeResourcesBalancedAllocation
 "best-effort" rows (v1.33), framework TestNodeInfoAddPod sidecar rows (v1.32) and
-nodeports TestNodePorts sidecar rows (v1.34).
+nodeports TestNodePorts sidecar rows (v1.34) and volumerestrictions' ReadWriteOncePod
+conflict message (v1.34).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import pytest
 from ksched_cli.framework.cycle_state import CycleState
 from ksched_cli.framework.nodeinfo import NodeInfo
 from ksched_cli.framework.status import Code, Status
-from ksched_cli.plugins import nodeports, tainttoleration
+from ksched_cli.plugins import nodeports, tainttoleration, volumerestrictions
 from ksched_cli.plugins.noderesources.balanced_allocation import BalancedAllocation
 from ksched_cli.versions.releases import release
 from tests.fakes import FakeHandle, make_node, make_pod
+from tests.plugins.volume_helpers import make_handle, make_pvc, pod_with_claims, run_filters
 
 TAINT = [{"key": "dedicated", "value": "user1", "effect": "NoSchedule"}]
 
@@ -176,3 +178,25 @@ def test_taint_toleration_filter(
         else f"node(s) had untolerated taint {{{untolerated[0]}: {untolerated[1]}}}"
     )
     assert got == Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason), name
+
+
+@pytest.mark.parametrize(
+    ("version", "reason"),
+    [
+        ("1.30", "node has pod using PersistentVolumeClaim with the same name and "
+                 "ReadWriteOncePod access mode"),
+        ("1.32", "node has pod using PersistentVolumeClaim with the same name and "
+                 "ReadWriteOncePod access mode"),
+        ("1.36", "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod "
+                 "access mode already in-use by another pod"),
+    ],
+)
+def test_read_write_once_pod_message(version: str, reason: str) -> None:
+    """volume_restrictions_test TestAccessModeConflicts' in-use row (v1.34 message)."""
+    handle = make_handle([make_node("n1")], [pod_with_claims("user", "data", node="n1")],
+                         pvcs=[make_pvc("data", access_modes=("ReadWriteOncePod",))])
+    handle.features = release(version).features
+    plugin = volumerestrictions.Plugin(None, handle)
+    status, statuses = run_filters(plugin, handle, pod_with_claims("p", "data"))
+    assert status is None
+    assert statuses == {"n1": Status(Code.UNSCHEDULABLE, reason)}

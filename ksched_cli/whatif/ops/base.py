@@ -11,7 +11,6 @@ from typing import Protocol
 from ...api.node import Node
 from ...api.pod import Pod
 from ...engine.cluster import Cluster
-from ...engine.events import ClusterEvent
 from ...errors import KschedError
 from ..model import CREATED, DELETED, RECREATED, OperationResult, PodChange
 from ..reconcile import Reconciler
@@ -41,8 +40,8 @@ class ClusterTarget(Protocol):
     def deleted_by_controller(self, pod: Pod) -> None:
         """A pod the controllers layer already took out of ``cluster.pods``."""
 
-    def object_added(self, event: ClusterEvent) -> None:
-        """An object other than a pod or node was created (a scenario's storage)."""
+    def storage_added(self, resource: str, label: str, objects: Sequence[object]) -> None:
+        """Storage objects of one kind were created (a scenario's PVs, PVCs, ...)."""
 
 
 class Operation(Protocol):

@@ -2,7 +2,7 @@
 
 Created workload objects are reconciled by their controllers at once; storage objects
 reach the scheduler as the events its handlers send for them (PvAdd, PvcAdd,
-CSINodeAdd, and StorageClassAdd for a WaitForFirstConsumer class).
+CSINodeAdd, StorageClassAdd; see LiveTarget.storage_added).
 """
 
 from __future__ import annotations
@@ -71,11 +71,8 @@ def _add_objects(ctx: OpContext, loaded: Cluster) -> None:
     for attr, resource, label in _STORAGE:
         added = getattr(loaded, attr)
         getattr(cluster, attr).update(added)
-        if attr == "storage_classes":
-            added = {k: c for k, c in added.items()
-                     if c.volume_binding_mode == "WaitForFirstConsumer"}
         if added:
-            ctx.target.object_added(ev.ClusterEvent(resource, ev.ADD, label))
+            ctx.target.storage_added(resource, label, list(added.values()))
 
 
 _STORAGE = (
