@@ -23,6 +23,8 @@ _DECIMAL_SUFFIXES = {-9: "n", -6: "u", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 1
 
 @dataclass(frozen=True, slots=True)
 class Quantity:
+    """A resource.Quantity: its exact value and the format Go prints it in."""
+
     value: Fraction
     format: str = DECIMAL_SI
 

@@ -14,6 +14,8 @@ DEFAULT_TIME = datetime(2024, 1, 1, tzinfo=UTC).timestamp()
 
 @dataclass(frozen=True, slots=True)
 class OwnerReference:
+    """metadata.ownerReferences[]: the owning object's kind and name."""
+
     kind: str
     name: str
     controller: bool
@@ -21,6 +23,8 @@ class OwnerReference:
 
 @dataclass(slots=True)
 class ObjectMeta:
+    """The metadata the scheduler and the controllers read."""
+
     name: str
     namespace: str = ""
     uid: str = ""

@@ -14,6 +14,8 @@ TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
 @dataclass(frozen=True, slots=True)
 class Taint:
+    """spec.taints[] of a Node."""
+
     key: str
     value: str
     effect: str
@@ -27,12 +29,16 @@ class Taint:
 
 @dataclass(frozen=True, slots=True)
 class ContainerImage:
+    """status.images[] of a Node: the names of one image and its size."""
+
     names: tuple[str, ...]
     size_bytes: int
 
 
 @dataclass(slots=True, eq=False)
 class Node:
+    """A Node as the scheduler reads it; ``allocatable`` in scheduler units."""
+
     meta: ObjectMeta
     allocatable: dict[str, int]
     taints: tuple[Taint, ...] = ()

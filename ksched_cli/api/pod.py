@@ -29,6 +29,8 @@ PREEMPT_NEVER = "Never"
 
 @dataclass(frozen=True, slots=True)
 class ContainerPort:
+    """A container's port, as NodePorts reads it."""
+
     container_port: int
     host_port: int
     protocol: str
@@ -37,6 +39,8 @@ class ContainerPort:
 
 @dataclass(frozen=True, slots=True)
 class Container:
+    """A container (or init container): its requests, ports, restart policy."""
+
     name: str
     image: str
     requests: ExactList
@@ -46,6 +50,8 @@ class Container:
 
 @dataclass(frozen=True, slots=True)
 class Toleration:
+    """spec.tolerations[] of a Pod."""
+
     key: str = ""
     operator: str = "Equal"
     value: str = ""
@@ -55,6 +61,8 @@ class Toleration:
 
 @dataclass(frozen=True, slots=True)
 class PodAffinityTerm:
+    """One term of podAffinity or podAntiAffinity."""
+
     label_selector: LabelSelector | None
     namespaces: tuple[str, ...]
     topology_key: str
@@ -65,6 +73,8 @@ class PodAffinityTerm:
 
 @dataclass(frozen=True, slots=True)
 class WeightedPodAffinityTerm:
+    """A preferred (soft) affinity term and its weight."""
+
     weight: int
     term: PodAffinityTerm
 
@@ -79,6 +89,8 @@ class PodAffinity:
 
 @dataclass(frozen=True, slots=True)
 class TopologySpreadConstraint:
+    """spec.topologySpreadConstraints[] of a Pod."""
+
     max_skew: int
     topology_key: str
     when_unsatisfiable: str
@@ -91,6 +103,8 @@ class TopologySpreadConstraint:
 
 @dataclass(frozen=True, slots=True)
 class Volume:
+    """spec.volumes[]: the claim it names, if any, and its source as written."""
+
     name: str
     claim_name: str | None
     source: dict[str, Any]
@@ -98,6 +112,8 @@ class Volume:
 
 @dataclass(slots=True, eq=False)
 class Pod:
+    """A Pod as the scheduler, the controllers and the what-if layer read it."""
+
     meta: ObjectMeta
     containers: tuple[Container, ...]
     init_containers: tuple[Container, ...]

@@ -91,6 +91,8 @@ def parse_pod_resources(spec: Raw) -> PodResources | None:
 
 @dataclass(frozen=True, slots=True)
 class _Containers:
+    """Each container's requests and limits; init containers say if they are sidecars."""
+
     regular: list[tuple[str, dict[str, Quantity], dict[str, Quantity]]]
     init: list[tuple[dict[str, Quantity], dict[str, Quantity], bool]]
 

@@ -12,6 +12,8 @@ from .selectors import LabelSelector, parse_label_selector
 
 @dataclass(frozen=True, slots=True)
 class PriorityClass:
+    """A PriorityClass (scheduling.k8s.io/v1)."""
+
     name: str
     value: int
     global_default: bool
@@ -36,6 +38,8 @@ IntOrPercent = int | str
 
 @dataclass(slots=True, eq=False)
 class PodDisruptionBudget:
+    """A PodDisruptionBudget (policy/v1), status included."""
+
     meta: ObjectMeta
     selector: LabelSelector | None
     min_available: IntOrPercent | None

@@ -14,6 +14,8 @@ NODE_OPERATORS = (*LABEL_OPERATORS, "Gt", "Lt")
 
 @dataclass(frozen=True, slots=True)
 class Requirement:
+    """One label (or field) selector requirement: key, operator, values."""
+
     key: str
     operator: str
     values: tuple[str, ...] = ()
@@ -92,6 +94,8 @@ def _requirement(raw: Raw, path: str, operators: tuple[str, ...]) -> Requirement
 
 @dataclass(frozen=True, slots=True)
 class NodeSelectorTerm:
+    """A node selector term: its expressions and fields must all match."""
+
     match_expressions: tuple[Requirement, ...] = ()
     match_fields: tuple[Requirement, ...] = ()
 
@@ -141,12 +145,16 @@ def parse_node_selector(raw: Raw | None, path: str) -> NodeSelector | None:
 
 @dataclass(frozen=True, slots=True)
 class PreferredSchedulingTerm:
+    """A preferred node affinity term and its weight."""
+
     weight: int
     preference: NodeSelectorTerm
 
 
 @dataclass(frozen=True, slots=True)
 class NodeAffinity:
+    """spec.affinity.nodeAffinity: the required selector and preferred terms."""
+
     required: NodeSelector | None = None
     preferred: tuple[PreferredSchedulingTerm, ...] = field(default=())
 

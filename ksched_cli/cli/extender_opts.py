@@ -5,16 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..config.types import SchedulerConfig
 from ..errors import KschedError
 from ..extender.scheduling import build_extenders
-from ..extender.stub import RecordingTransport, StubTransport, refuse_inputs
 from ..extender.transport import HTTPTransport, Transport
-from ..manifests.files import manifest_files
 from .extender_reach import ReachCheck
+
+if TYPE_CHECKING:  # stubs and recordings only for the options that ask for them
+    from ..extender.stub import RecordingTransport
 
 MODE_HELP = (
     "How configured extenders are reached: call (HTTP, as kube-scheduler), skip (plan "
@@ -25,6 +27,8 @@ MODE_HELP = (
 
 @dataclass
 class ExtenderSetup:
+    """How a run reaches its extenders, and what the output says about it."""
+
     mode: str = "call"
     transport: Transport | None = None
     recorder: RecordingTransport | None = None
@@ -64,11 +68,15 @@ def setup(
     transport: Transport = HTTPTransport()
     stub = mode[5:] if mode.startswith("stub=") else ""
     if stub:
+        from ..extender.stub import StubTransport
+
         transport = StubTransport(stub)
     if cfg is not None:
         build_extenders(cfg.extender_configs, transport, cfg.source)  # TLS errors now
     result = ExtenderSetup("call", transport)
     if record:
+        from ..extender.stub import RecordingTransport, refuse_inputs
+
         refuse_inputs(record, [*input_files(inputs), *([Path(stub)] if stub else [])])
         result.recorder = RecordingTransport(transport)
         result.transport = result.recorder
@@ -80,6 +88,8 @@ def setup(
 
 def input_files(paths: Sequence[str]) -> list[Path]:
     """The files a run reads: configuration files and manifest files or directories."""
+    from ..manifests.files import manifest_files
+
     files: list[Path] = []
     for text in paths:
         path = Path(text)

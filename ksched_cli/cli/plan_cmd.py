@@ -15,7 +15,7 @@ from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
 from ..errors import KschedError
 from ..manifests.loader import LoadResult
-from ..render.explain import DEFAULT_TOP
+from ..render.text_plan import DEFAULT_TOP
 from ..versions.releases import Release
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
 from .plan_inputs import load_or_exit

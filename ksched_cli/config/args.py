@@ -16,12 +16,16 @@ LIST_DEFAULTING = "List"
 
 @dataclass(frozen=True)
 class ResourceSpec:
+    """A resource and its weight in a scoring strategy."""
+
     name: str
     weight: int = 1
 
 
 @dataclass(frozen=True)
 class UtilizationShapePoint:
+    """One point of a utilization -> score shape."""
+
     utilization: int
     score: int
 
@@ -32,6 +36,8 @@ def default_resources() -> list[ResourceSpec]:
 
 @dataclass
 class ScoringStrategy:
+    """NodeResourcesFit's scoring strategy."""
+
     type: str = LEAST_ALLOCATED
     resources: list[ResourceSpec] = field(default_factory=default_resources)
     shape: list[UtilizationShapePoint] = field(default_factory=list)  # RequestedToCapacityRatio
@@ -39,18 +45,24 @@ class ScoringStrategy:
 
 @dataclass
 class DefaultPreemptionArgs:
+    """DefaultPreemption's args, defaulted."""
+
     min_candidate_nodes_percentage: int = 10
     min_candidate_nodes_absolute: int = 100
 
 
 @dataclass
 class InterPodAffinityArgs:
+    """InterPodAffinity's args, defaulted."""
+
     hard_pod_affinity_weight: int = 1
     ignore_preferred_terms_of_existing_pods: bool = False
 
 
 @dataclass
 class NodeResourcesFitArgs:
+    """NodeResourcesFit's args, defaulted."""
+
     ignored_resources: list[str] = field(default_factory=list)
     ignored_resource_groups: list[str] = field(default_factory=list)
     scoring_strategy: ScoringStrategy = field(default_factory=ScoringStrategy)
@@ -58,17 +70,23 @@ class NodeResourcesFitArgs:
 
 @dataclass
 class PodTopologySpreadArgs:
+    """PodTopologySpread's args, defaulted."""
+
     default_constraints: list[TopologySpreadConstraint] = field(default_factory=list)
     defaulting_type: str = SYSTEM_DEFAULTING
 
 
 @dataclass
 class NodeResourcesBalancedAllocationArgs:
+    """NodeResourcesBalancedAllocation's args, defaulted."""
+
     resources: list[ResourceSpec] = field(default_factory=default_resources)
 
 
 @dataclass
 class VolumeBindingArgs:
+    """VolumeBinding's args, defaulted."""
+
     bind_timeout_seconds: int = 600
     # VolumeCapacityPriority is alpha (off) in v1.30, so no default shape.
     shape: list[UtilizationShapePoint] = field(default_factory=list)
@@ -76,11 +94,15 @@ class VolumeBindingArgs:
 
 @dataclass
 class NodeAffinityArgs:
+    """NodeAffinity's args, defaulted."""
+
     added_affinity: NodeAffinity | None = None
 
 
 @dataclass
 class CoschedulingArgs:
+    """Coscheduling's args (scheduler-plugins), defaulted."""
+
     permit_waiting_time_seconds: int = 60
     pod_group_backoff_seconds: int = 0
 

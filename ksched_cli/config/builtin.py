@@ -13,6 +13,8 @@ _SCHEMA_MARK = "yaml-language-server:"
 
 @dataclass(frozen=True)
 class BuiltinProfile:
+    """A built-in profile: its name, file and one-line description."""
+
     name: str
     path: Path
     description: str

@@ -35,6 +35,8 @@ GO_INTERFACE = {
 
 @dataclass(frozen=True)
 class PluginInfo:
+    """What ksched knows of a plugin: its extension points, args and defaults."""
+
     name: str
     points: tuple[str, ...]  # in EXTENSION_POINTS order
     args_kind: str | None  # e.g. "DefaultPreemptionArgs"; None when the plugin takes no args

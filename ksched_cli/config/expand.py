@@ -38,6 +38,8 @@ MAX_TOTAL_SCORE = 2**63 - 1
 
 @dataclass
 class BuiltProfile:
+    """A profile's plugins per extension point, as the framework builds them."""
+
     plugins: dict[str, list[PluginRef]]
     weights: dict[str, int]
     needed: set[str]  # every plugin the framework instantiates (enabled anywhere)

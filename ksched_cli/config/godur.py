@@ -15,8 +15,9 @@ _UNITS_NS = {
     "m": 60_000_000_000,
     "h": 3_600_000_000_000,
 }
-_NUMBER = re.compile(r"\d+\.?\d*|\.\d+")
-_UNIT = re.compile(r"[^\d.]*")
+# Compiled on first use (re caches them): a configuration rarely gives a duration.
+_NUMBER = r"\d+\.?\d*|\.\d+"
+_UNIT = r"[^\d.]*"
 _MAX_NS = 2**63 - 1
 
 
@@ -35,10 +36,10 @@ def parse_duration(text: str) -> int:
     total = Decimal(0)
     pos = 0
     while pos < len(body):
-        number = _NUMBER.match(body, pos)
+        number = re.compile(_NUMBER).match(body, pos)
         if number is None:
             raise error
-        unit = _UNIT.match(body, number.end())
+        unit = re.compile(_UNIT).match(body, number.end())
         name = unit.group() if unit else ""
         if not name:
             raise ValueError(f'time: missing unit in duration "{text}"')

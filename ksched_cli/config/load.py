@@ -61,6 +61,8 @@ class Finding:
 
 @dataclass
 class CheckedConfig:
+    """A configuration's findings and, when it has no error, its result."""
+
     source: str
     findings: list[Finding] = field(default_factory=list)
     config: SchedulerConfig | None = None  # None when there is any error

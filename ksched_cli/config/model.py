@@ -26,6 +26,8 @@ PLACEMENT_KEYS = ("placementGenerate", "placementScore")
 
 @dataclass
 class PluginEntry:
+    """One enabled or disabled plugin of a plugin set."""
+
     name: str
     weight: int | None = None
     origin: str | None = None  # path of this entry in the file; None for built-in defaults
@@ -33,6 +35,8 @@ class PluginEntry:
 
 @dataclass
 class PluginSet:
+    """The enabled and disabled plugins of one extension point."""
+
     enabled: list[PluginEntry] = field(default_factory=list)
     disabled: list[PluginEntry] = field(default_factory=list)
 
@@ -42,6 +46,8 @@ class PluginSet:
 
 @dataclass
 class PluginConfig:
+    """One pluginConfig entry: the plugin and its args as written."""
+
     name: str
     args: dict[str, Any] | None
     origin: str | None = None  # None when defaulting added the entry
@@ -49,6 +55,8 @@ class PluginConfig:
 
 @dataclass
 class ProfileV1:
+    """One profile of a v1 KubeSchedulerConfiguration, as decoded."""
+
     path: str  # "profiles[0]"
     # The release being configured: which plugins exist and which are defaults.
     features: Features = V130
@@ -68,6 +76,8 @@ class ProfileV1:
 
 @dataclass
 class ConfigV1:
+    """A v1 KubeSchedulerConfiguration, as decoded."""
+
     parallelism: int | None = None
     leader_election: dict[str, Any] = field(default_factory=dict)
     client_connection: dict[str, Any] = field(default_factory=dict)

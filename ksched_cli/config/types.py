@@ -34,6 +34,8 @@ class PluginRef:
 
 @dataclass
 class Profile:
+    """One profile after loading: plugins per extension point, typed args."""
+
     scheduler_name: str
     # Extension point -> enabled plugins, in run order, after multiPoint expansion
     # and enabled/disabled merging, exactly as the v1.30 framework builds them.
@@ -51,6 +53,8 @@ class Profile:
 
 @dataclass(frozen=True)
 class ExtenderTLSConfig:
+    """An extender's tlsConfig."""
+
     insecure: bool = False
     server_name: str = ""
     cert_file: str = ""
@@ -82,6 +86,8 @@ class Extender:
 
 @dataclass
 class SchedulerConfig:
+    """The effective configuration the engine runs."""
+
     profiles: list[Profile]
     percentage_of_nodes_to_score: int = 0
     pod_initial_backoff_seconds: int = 1

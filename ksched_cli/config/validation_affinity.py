@@ -15,7 +15,8 @@ from .problems import GoRepr, Problem, child, go_string_slice, invalid, not_supp
 
 NODE_SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 FIELD_SELECTOR_OPERATORS = ("In", "NotIn")
-_GO_INT = re.compile(r"^[+-]?\d+$")
+# Compiled on first use (re caches it): only Gt and Lt requirements need it.
+_GO_INT = r"^[+-]?\d+$"
 _INT64 = 2**63
 
 
@@ -24,7 +25,7 @@ def _values_repr(values: list[str] | None) -> GoRepr:
 
 
 def _is_go_int(text: str) -> bool:
-    return bool(_GO_INT.match(text)) and -_INT64 <= int(text) < _INT64
+    return bool(re.match(_GO_INT, text)) and -_INT64 <= int(text) < _INT64
 
 
 def _requirement(expr: dict[str, Any], path: str, at: str) -> list[Problem]:

@@ -18,6 +18,8 @@ MAX_PERMIT_TIMEOUT = 15 * 60.0
 
 @dataclass
 class PermitOutcome:
+    """The Permit plugins' verdict, and the wait each one asked for."""
+
     status: Status | None
     timeouts: dict[str, float]
 

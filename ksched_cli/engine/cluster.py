@@ -4,20 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .. import KUBE_SCHEDULER_VERSION
-from ..api.namespaces import LimitRange, Namespace
 from ..api.node import Node
 from ..api.pod import Pod
-from ..api.podgroup import PodGroup
-from ..api.policy import PodDisruptionBudget, PriorityClass
-from ..api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
-from ..api.workloads import Workload
 from ..extender.scheduling import Extenders
+
+if TYPE_CHECKING:  # kinds a plan may not have: their modules load with their first object
+    from ..api.namespaces import LimitRange, Namespace
+    from ..api.podgroup import PodGroup
+    from ..api.policy import PodDisruptionBudget, PriorityClass
+    from ..api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+    from ..api.workloads import Workload
 
 
 @dataclass
 class Cluster:
+    """Every object the scheduler's informers would list, by kind."""
+
     nodes: list[Node] = field(default_factory=list)
     # Every pod known to the API server (running, pending, gated), in load order.
     pods: list[Pod] = field(default_factory=list)

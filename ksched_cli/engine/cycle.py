@@ -17,7 +17,7 @@ from ..framework.types import (
 )
 from . import records as rec
 from .permit import WaitingPodEntry
-from .queueing_hints import ADD, DELETE, PodEvent
+from .pod_events import ADD, DELETE, PodEvent
 from .records import ScoreTable
 from .runtime import Framework
 from .schedule_one import ScheduleResult, schedule_pod

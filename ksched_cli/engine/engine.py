@@ -23,8 +23,8 @@ from .cycle import SchedulingCycle
 from .nominator import Nominator
 from .pdb_status import fill_missing_statuses
 from .permit import PermitWaits
+from .pod_events import PodEvent
 from .queue import SchedulingQueue
-from .queueing_hints import PodEvent, ProfileHints
 from .runtime import Framework
 from .schedule_one import Sampler
 from .snapshot import Snapshot
@@ -32,6 +32,8 @@ from .snapshot import Snapshot
 
 @dataclass
 class EngineOptions:
+    """How a plan runs and what it records."""
+
     tie_break: str = "lowest-name"  # or "random"
     seed: int = 0
     # False runs every plugin node by node: the reference the array paths must equal.
@@ -89,6 +91,8 @@ class Engine:
             self.features,
         )
         if self.features.queueing_hints:
+            from .queueing_hints import ProfileHints  # every plugin's hints: v1.32+ only
+
             self.queue.hints = ProfileHints(
                 self.frameworks, bool(self.extenders), self._cluster.namespace_labels,
                 self.features,

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..framework.types import QueuedPodInfo
 from ..versions.features import V130, Features
 from .backoff_queue import BackoffQueue
-from .queueing_hints import AFTER_BACKOFF, IMMEDIATELY, SKIP, Event
+from .pod_events import AFTER_BACKOFF, IMMEDIATELY, SKIP
+
+if TYPE_CHECKING:
+    from .queueing_hints import Event
 
 LessFunc = Callable[[QueuedPodInfo, QueuedPodInfo], bool]
 

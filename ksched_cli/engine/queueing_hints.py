@@ -13,7 +13,6 @@ extenders) takes every event, one that registers none takes none.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.pod import Pod
@@ -26,25 +25,25 @@ from ..plugins.volumerestrictions import is_volume_conflict, needs_restrictions_
 from ..versions.features import V130, Features
 from . import node_hints, storage_hints
 from .node_hints import NodeEvent
+from .pod_events import (  # re-exported: the what-if layer names them here
+    ADD as ADD,
+)
+from .pod_events import (
+    AFTER_BACKOFF as AFTER_BACKOFF,
+)
+from .pod_events import (
+    DELETE as DELETE,
+)
+from .pod_events import (
+    IMMEDIATELY as IMMEDIATELY,
+)
+from .pod_events import (
+    SKIP as SKIP,
+)
+from .pod_events import (
+    PodEvent as PodEvent,
+)
 from .storage_hints import StorageEvent
-
-ADD = "Add"
-DELETE = "Delete"
-
-# queueingStrategy
-SKIP = "skip"
-AFTER_BACKOFF = "backoff"
-IMMEDIATELY = "immediately"
-
-
-@dataclass(frozen=True)
-class PodEvent:
-    """An assigned pod appeared (bound) or disappeared (deleted, or forgotten)."""
-
-    action: str  # ADD or DELETE
-    pod: Pod
-    node: str  # where it is (or was) assigned; a forgotten pod no longer says
-
 
 Hint = Callable[[Any, Pod, PodEvent, Features], bool]
 # A cluster event the hints judge: a pod's (bound or deleted), a node's or a storage object's.

@@ -24,6 +24,8 @@ REJECTED = "Rejected"
 
 @dataclass
 class FilteredNode:
+    """Why a node was filtered out: the plugin, its reasons and code."""
+
     plugin: str
     reasons: list[str]
     code: str = "Unschedulable"
@@ -117,6 +119,8 @@ class PermitWait:
 
 @dataclass
 class Attempt:
+    """One scheduling attempt of a pod, as recorded."""
+
     pod: str
     time: float
     result: str
@@ -188,6 +192,8 @@ class Attempt:
 
 @dataclass
 class Decision:
+    """A pod's final outcome."""
+
     pod: str
     outcome: str
     node: str = ""
@@ -204,6 +210,8 @@ class Decision:
 
 @dataclass
 class Plan:
+    """A plan's decisions, attempts and notes."""
+
     decisions: list[Decision] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
     profiles: list[str] = field(default_factory=list)

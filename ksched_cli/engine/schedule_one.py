@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,13 +18,14 @@ from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import Diagnosis, FitError
-from .batching import OpportunisticBatch, last_node_rejects, signable_plugins
 from .masks import walk_with_masks
 from .records import ScoreTable
 from .runtime import Framework
 from .snapshot import Snapshot
-from .tie_break import build_heap
 from .walk import Failed, SchedulingError, visit
+
+if TYPE_CHECKING:  # batching and the SelectHost heap are v1.35's: imported when on
+    from .batching import OpportunisticBatch
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
@@ -31,6 +33,8 @@ MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 
 @dataclass
 class ScheduleResult:
+    """schedulePod's result: the host, the feasible nodes, the diagnosis."""
+
     host: str
     feasible: list[NodeInfo]
     evaluated: int
@@ -62,6 +66,8 @@ class Sampler:
             return None
         batch = self.batches.get(fwk.scheduler_name)
         if batch is None:
+            from .batching import OpportunisticBatch, signable_plugins
+
             batch = OpportunisticBatch(signable_plugins(fwk, bool(self.extenders)))
             self.batches[fwk.scheduler_name] = batch
         return batch
@@ -117,6 +123,8 @@ def schedule_pod(
     if not sampler.tie_heap:
         host = _select_host(scores, sampler.rng)
         return ScheduleResult(host, feasible, evaluated, diagnosis, scores)
+    from .tie_break import build_heap
+
     scored_by_extenders = any(e.config.prioritize_verb for e in sampler.extenders.items)
     heap = build_heap(scores.names, scores.total.tolist(), sampler.rng, scored_by_extenders)
     host = heap.pop()
@@ -197,6 +205,8 @@ def _node_hint(
     found, cycle, now = batching
     if found.batch is None:
         return ""
+    from .batching import last_node_rejects
+
     rejects = last_node_rejects(fwk.run_filter, snapshot.get, state, pod)
     found.hint, found.signature = found.batch.node_hint(pod, cycle, now, rejects)
     return found.hint

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,15 +19,19 @@ from ..framework.columns import IntArray
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import MAX_NODE_SCORE
-from .client import HTTPExtender, Victims
 from .transport import ExtenderError, HTTPTransport, TLSSetupError, Transport
 from .wire import MAX_EXTENDER_PRIORITY
+
+if TYPE_CHECKING:  # the client (JSON codecs, Go types) only for a plan with extenders
+    from .client import HTTPExtender, Victims
 
 EXTENDER_NAME = "Extender"  # framework.ExtenderName, in UnschedulablePlugins
 
 
 @dataclass
 class Extenders:
+    """The scheduler's extenders, with the warnings their failures became."""
+
     items: list[HTTPExtender] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     # v1.32+ (NodeToStatus.Set): a failure replaces a node's status instead of adding to it.
@@ -179,6 +184,10 @@ def build_extenders(
     As kube-scheduler builds each extender's transport when it starts, TLS material that
     does not load stops the run: one KschedError naming ``extenders[i].tlsConfig...``.
     """
+    if not configs:
+        return Extenders()
+    from .client import HTTPExtender
+
     transport = transport or HTTPTransport()
     for i, config in enumerate(configs):
         try:

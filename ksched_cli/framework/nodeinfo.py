@@ -19,6 +19,8 @@ DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 
 @dataclass(slots=True)
 class Resource:
+    """framework.Resource: amounts in scheduler units."""
+
     milli_cpu: int = 0
     memory: int = 0
     ephemeral_storage: int = 0
@@ -65,6 +67,8 @@ class Resource:
 
 @dataclass(slots=True)
 class ImageStateSummary:
+    """An image's size and how many nodes have it."""
+
     size: int
     num_nodes: int
 

@@ -11,6 +11,8 @@ from ..api.selectors import LabelSelector
 
 @dataclass(frozen=True, slots=True)
 class AffinityTerm:
+    """framework.AffinityTerm: a pod affinity term, namespaces resolved."""
+
     namespaces: frozenset[str]
     selector: LabelSelector | None  # None matches nothing (labels.Nothing())
     topology_key: str
@@ -26,6 +28,8 @@ class AffinityTerm:
 
 @dataclass(frozen=True, slots=True)
 class WeightedAffinityTerm:
+    """framework.WeightedAffinityTerm: a preferred term and its weight."""
+
     term: AffinityTerm
     weight: int
 

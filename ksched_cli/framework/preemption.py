@@ -14,7 +14,6 @@ from typing import Any, Protocol
 
 from ..api.pod import Pod
 from ..api.policy import PodDisruptionBudget
-from ..extender.client import Victims
 from ..extender.transport import ExtenderError
 from .cycle_state import CycleState
 from .interface import Handle
@@ -36,6 +35,8 @@ INT64_MIN = -(2**63)
 
 @dataclass
 class Candidate:
+    """A node where preemption could make room, and the victims it takes."""
+
     name: str
     victims: list[Pod]
     num_pdb_violations: int
@@ -78,6 +79,8 @@ class Screened(Protocol):
 
 @dataclass
 class Evaluator:
+    """The preemption Evaluator of one attempt, with its explanation."""
+
     handle: Handle
     plugin: PreemptionInterface
     state: CycleState
@@ -208,6 +211,8 @@ class Evaluator:
         extenders = getattr(self.handle.cluster, "extenders", None)
         if not extenders or not candidates:
             return candidates, None
+        from ..extender.client import Victims  # only with extenders (start-up)
+
         victims = {c.name: Victims(list(c.victims), c.num_pdb_violations) for c in candidates}
         infos = {ni.name: ni for ni in self.handle.snapshot.list()}
         try:

@@ -86,12 +86,16 @@ class PostFilterResult:
 
 @dataclass(slots=True)
 class NodeScore:
+    """framework.NodeScore: a node's score from one plugin."""
+
     name: str
     score: int
 
 
 @dataclass
 class Diagnosis:
+    """framework.Diagnosis: why the filters left no feasible node."""
+
     node_to_status: dict[str, Status] = field(default_factory=dict)
     # v1.32+ NodeToStatus: the status of every node not in node_to_status (None: v1.30,
     # where such nodes are left out of the message).
@@ -118,6 +122,8 @@ NO_NODE_AVAILABLE = "0/{} nodes are available"
 
 @dataclass
 class FitError(Exception):
+    """framework.FitError: no node fits the pod."""
+
     pod: Pod
     num_all_nodes: int
     diagnosis: Diagnosis

@@ -8,13 +8,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..api.meta import DEFAULT_TIME
-from ..api.namespaces import LimitRange
 from ..api.pod import PREEMPT_LOWER_PRIORITY, Container, Pod
 from ..api.policy import PriorityClass
-from ..api.storage import PersistentVolumeClaim, StorageClass
 from ..errors import ObjectError
 
 if TYPE_CHECKING:
+    from ..api.namespaces import LimitRange
+    from ..api.storage import PersistentVolumeClaim, StorageClass
     from ..engine.cluster import Cluster
 
 # Every cluster has these two (created by the API server itself), so pods such as

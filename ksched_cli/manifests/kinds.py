@@ -2,38 +2,53 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..api.fields import Raw
-from ..api.namespaces import parse_limit_range, parse_namespace
 from ..api.node import parse_node
 from ..api.pod import parse_pod
-from ..api.podgroup import POD_GROUP_API_VERSION, parse_pod_group
 from ..api.policy import parse_pdb, parse_priority_class
-from ..api.storage import (
-    parse_csi_node,
-    parse_persistent_volume,
-    parse_persistent_volume_claim,
-    parse_storage_class,
-)
-from ..api.workloads import parse_workload
 from ..engine.cluster import Cluster
 
 Store = Callable[[Cluster, str, Any], None]
+# api/podgroup.py's POD_GROUP_API_VERSION, kept here so that reading no PodGroup imports
+# no PodGroup (tests/cli/test_startup.py keeps the two equal).
+POD_GROUP_API_VERSION = "scheduling.x-k8s.io/v1alpha1"
 
 
 @dataclass(frozen=True)
 class KindSpec:
+    """A kind ksched reads: its apiVersion, scope, parser and place in a Cluster."""
+
     api_version: str
     namespaced: bool
     parse: Callable[[Raw], Any]
     store: Store
 
 
+class _Lazy:
+    """``api.<module>.<function>``, imported with the kind's first object: most inputs
+    hold a few kinds, and the API modules of the others (storage, workloads) are large."""
+
+    __slots__ = ("function", "module", "resolved")
+
+    def __init__(self, module: str, function: str) -> None:
+        self.module, self.function = module, function
+        self.resolved: Callable[..., Any] | None = None
+
+    def __call__(self, *args: Any) -> Any:
+        if self.resolved is None:
+            module = importlib.import_module(f"..api.{self.module}", __package__)
+            self.resolved = getattr(module, self.function)
+        return self.resolved(*args)
+
+
 def _workload(kind: str) -> Callable[[Raw], Any]:
-    return lambda raw: parse_workload(kind, raw)
+    parse = _Lazy("workloads", "parse_workload")
+    return lambda raw: parse(kind, raw)
 
 
 def _append(attr: str) -> Store:
@@ -60,21 +75,35 @@ KINDS: Mapping[str, KindSpec] = {
         "v1", True, _workload("ReplicationController"), _append("replication_controllers")
     ),
     "PersistentVolume": KindSpec(
-        "v1", False, parse_persistent_volume, _put("persistent_volumes")
+        "v1", False, _Lazy("storage", "parse_persistent_volume"), _put("persistent_volumes")
     ),
     "PersistentVolumeClaim": KindSpec(
-        "v1", True, parse_persistent_volume_claim, _put("persistent_volume_claims")
+        "v1",
+        True,
+        _Lazy("storage", "parse_persistent_volume_claim"),
+        _put("persistent_volume_claims"),
     ),
     "StorageClass": KindSpec(
-        "storage.k8s.io/v1", False, parse_storage_class, _put("storage_classes")
+        "storage.k8s.io/v1",
+        False,
+        _Lazy("storage", "parse_storage_class"),
+        _put("storage_classes"),
     ),
-    "CSINode": KindSpec("storage.k8s.io/v1", False, parse_csi_node, _put("csi_nodes")),
-    "PodGroup": KindSpec(POD_GROUP_API_VERSION, True, parse_pod_group, _put("pod_groups")),
+    "CSINode": KindSpec(
+        "storage.k8s.io/v1", False, _Lazy("storage", "parse_csi_node"), _put("csi_nodes")
+    ),
+    "PodGroup": KindSpec(
+        POD_GROUP_API_VERSION, True, _Lazy("podgroup", "parse_pod_group"), _put("pod_groups")
+    ),
     "Deployment": KindSpec("apps/v1", True, _workload("Deployment"), _append("deployments")),
     "DaemonSet": KindSpec("apps/v1", True, _workload("DaemonSet"), _append("daemon_sets")),
     "Job": KindSpec("batch/v1", True, _workload("Job"), _append("jobs")),
     "CronJob": KindSpec("batch/v1", True, _workload("CronJob"), _append("cron_jobs")),
-    "Namespace": KindSpec("v1", False, parse_namespace, _put("namespaces")),
-    "LimitRange": KindSpec("v1", True, parse_limit_range, _append("limit_ranges")),
+    "Namespace": KindSpec(
+        "v1", False, _Lazy("namespaces", "parse_namespace"), _put("namespaces")
+    ),
+    "LimitRange": KindSpec(
+        "v1", True, _Lazy("namespaces", "parse_limit_range"), _append("limit_ranges")
+    ),
 }
 READ_KINDS = ", ".join(KINDS)

@@ -44,6 +44,8 @@ from .sources import STDIN_PATH, manifest_sources, stdin_text
 
 @dataclass
 class LoadResult:
+    """The cluster read from the inputs, and the warnings the reading gave."""
+
     cluster: Cluster
     warnings: list[str] = field(default_factory=list)
 

@@ -28,7 +28,8 @@ from yaml.events import (
 from ..yamlio import FAST_LOADER, split_path
 
 GetEvent = Callable[[], Any]
-_MARKER = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
+# Compiled on first use (re caches it): only a faulty input is located.
+_MARKER = r"^---(?=[ \t\r\n]|$)"
 
 
 def field_position(
@@ -54,7 +55,7 @@ def document_span(text: str, document: int, documents: int) -> tuple[int, int] |
     content) account for exactly ``documents`` documents: anything unusual
     (directives, ``...`` then content) falls back to parsing from the top.
     """
-    starts = [m.start() for m in _MARKER.finditer(text)]
+    starts = [m.start() for m in re.finditer(_MARKER, text, re.MULTILINE)]
     head = text[: starts[0]] if starts else text
     implicit = any(
         line.strip() and not line.lstrip().startswith(("#", "%")) for line in head.splitlines()

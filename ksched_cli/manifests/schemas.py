@@ -3,14 +3,17 @@
 Only the package's data files are read (its Python module, which pulls in a general
 JSON Schema validator, is never imported): one ``_definitions.json`` per Kubernetes
 minor version, whose definitions carry ``x-kubernetes-group-version-kind``. Loaded on
-first use, never on ``--help`` or other paths that read no manifest.
+first use, never on ``--help`` or other paths that read no manifest; each definition is
+decoded when first asked for (``Definitions``).
 """
 
 from __future__ import annotations
 
+import bisect
 import importlib.util
 import json
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -55,22 +58,87 @@ def schema_directory(version: str) -> Path:
     return max(found)[1]
 
 
-@cache
-def definitions(version: str = KUBE_SCHEDULER_VERSION) -> dict[str, Any]:
-    """Definition name -> schema (``$ref`` values point at ``#/$defs/<name>``)."""
-    path = schema_directory(version) / "_definitions.json"
-    with path.open(encoding="utf-8") as handle:
-        defs: dict[str, Any] = json.load(handle)["$defs"]
-    return defs
+# The package's files are pretty-printed, two spaces per level: each definition starts a
+# line indented by four spaces, and its own keys are indented by six. A line break never
+# occurs inside a JSON string, so these anchors cannot match inside a value.
+_HEADER = b'{\n  "$defs": {\n'
+_DEFINITION = re.compile(rb'\n    "([^"\\]+)": ')
+_GVK = b'\n      "x-kubernetes-group-version-kind": '
+_DECODER = json.JSONDecoder()
 
 
-@cache
-def kinds(version: str = KUBE_SCHEDULER_VERSION) -> dict[tuple[str, str], str]:
-    """(apiVersion, kind) -> definition name, from each definition's group-version-kind."""
+class Definitions(Mapping[str, Any]):
+    """``$defs`` of one ``_definitions.json``, each definition decoded when first read.
+
+    A kind's check needs a few dozen of the file's ~600 definitions: decoding just those
+    spares a short plan most of the file's decoding. A file not laid out as expected is
+    decoded whole, with the same result.
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._decoded: dict[str, Any] = {}
+        self._starts: list[int] = []  # where each definition's value starts, in file order
+        self._index: dict[str, int] = {}  # name -> position in _starts
+        if data.startswith(_HEADER):
+            for match in _DEFINITION.finditer(data):
+                self._index.setdefault(match[1].decode(), len(self._starts))
+                self._starts.append(match.end())
+        if not self._starts or len(self._index) != len(self._starts):
+            self._decoded = json.loads(data)["$defs"]
+            self._index, self._starts = {}, []
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._decoded or not self._index:
+            return self._decoded[name]
+        i = self._index[name]
+        decoded = self._decoded[name] = self._decode(self._starts[i], i)
+        return decoded
+
+    def _decode(self, start: int, i: int) -> Any:
+        """The JSON value at ``start``, inside the ``i``-th definition."""
+        end = self._starts[i + 1] if i + 1 < len(self._starts) else len(self._data)
+        return _DECODER.raw_decode(self._data[start:end].decode("utf-8"))[0]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index or self._decoded)
+
+    def __len__(self) -> int:
+        return len(self._index or self._decoded)
+
+    def kinds(self) -> dict[tuple[str, str], str]:
+        """(apiVersion, kind) -> the first definition that declares it."""
+        if not self._index:
+            return _kinds(self._decoded.items())
+        names = list(self._index)
+        declared: list[tuple[str, Any]] = []
+        at = self._data.find(_GVK)
+        while at >= 0:  # only the declarations are decoded, not their definitions
+            i = bisect.bisect_right(self._starts, at) - 1
+            gvks = self._decode(at + len(_GVK), i)
+            declared.append((names[i], {"x-kubernetes-group-version-kind": gvks}))
+            at = self._data.find(_GVK, at + len(_GVK))
+        return _kinds(declared)
+
+
+def _kinds(definitions: Iterable[tuple[str, Any]]) -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
-    for name, schema in definitions(version).items():
+    for name, schema in definitions:
         for gvk in schema.get("x-kubernetes-group-version-kind", ()):
             group, api_version = gvk.get("group", ""), gvk.get("version", "")
             key = (f"{group}/{api_version}" if group else api_version, gvk.get("kind", ""))
             out.setdefault(key, name)
     return out
+
+
+@cache
+def definitions(version: str = KUBE_SCHEDULER_VERSION) -> Definitions:
+    """Definition name -> schema (``$ref`` values point at ``#/$defs/<name>``)."""
+    path = schema_directory(version) / "_definitions.json"
+    return Definitions(path.read_bytes())
+
+
+@cache
+def kinds(version: str = KUBE_SCHEDULER_VERSION) -> dict[tuple[str, str], str]:
+    """(apiVersion, kind) -> definition name, from each definition's group-version-kind."""
+    return definitions(version).kinds()

@@ -19,7 +19,7 @@ problem. Messages are the API server's: ``unknown field "spec.containers[0].reso
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -65,7 +65,7 @@ class Shape:
 
 
 class _Compiler:
-    def __init__(self, defs: dict[str, Any]) -> None:
+    def __init__(self, defs: Mapping[str, Any]) -> None:
         self.defs = defs
         self.named: dict[str, Shape | None] = {}
 

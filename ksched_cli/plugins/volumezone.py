@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..api.pod import Pod
-from ..api.storage import BINDING_WAIT
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
@@ -37,6 +36,8 @@ MULTI_ZONE_DELIMITER = "__"
 
 @dataclass(frozen=True, slots=True)
 class PVTopology:
+    """A bound PV's zone or region label: its key and values."""
+
     pv_name: str
     key: str
     values: frozenset[str]
@@ -136,6 +137,8 @@ class Plugin:
         sc = get_storage_class(cluster_of(self._handle), class_name)
         if sc is None:
             return _unresolvable(storage_class_not_found(class_name))
+        from ..api.storage import BINDING_WAIT  # loaded with the claim's StorageClass
+
         if sc.volume_binding_mode == BINDING_WAIT:
             return None
         return _unresolvable("PersistentVolume had no name")

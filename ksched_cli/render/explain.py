@@ -13,8 +13,6 @@ from collections.abc import Iterable
 from ..engine.records import Attempt, Decision
 from .explain_scores import examples, score_lines
 
-DEFAULT_TOP = 10
-
 
 def filtered_lines(a: Attempt) -> list[str]:
     """One line per (plugin, reason): how many nodes it rejected, and a few of them."""
@@ -31,7 +29,8 @@ def filtered_lines(a: Attempt) -> list[str]:
     return out
 
 
-_NOT_A_CANDIDATE = re.compile(r"^not a candidate (?P<node>\S+): (?P<why>.*)$")
+# Compiled on first use (re caches it): only explanations of preemption need it.
+_NOT_A_CANDIDATE = r"^not a candidate (?P<node>\S+): (?P<why>.*)$"
 
 
 def preemption_lines(lines: list[str]) -> list[str]:
@@ -40,7 +39,7 @@ def preemption_lines(lines: list[str]) -> list[str]:
     groups: dict[str, list[str]] = {}
     order: list[str | tuple[str]] = []
     for line in lines:
-        m = _NOT_A_CANDIDATE.match(line)
+        m = re.match(_NOT_A_CANDIDATE, line)
         if m is None:
             order.append(line)
             continue
@@ -70,7 +69,7 @@ def _detail_lines(a: Attempt) -> list[str]:
     return out
 
 
-def render_attempt(a: Attempt, nodes: int, top: int = DEFAULT_TOP) -> str:
+def render_attempt(a: Attempt, nodes: int, top: int) -> str:
     out = [f"attempt at t={a.time:g}s: {a.result}" + (f" on {a.node}" if a.node else "")]
     if a.evaluated:
         out.append(f"  {a.evaluated} of {nodes} node(s) evaluated, {a.feasible} feasible")
@@ -91,7 +90,7 @@ def render_story(
     decision: Decision | None,
     attempts: Iterable[Attempt],
     nodes: int,
-    top: int = DEFAULT_TOP,
+    top: int,
     running_on: str = "",
 ) -> str:
     """Everything about one pod: its outcome, then each attempt. ``running_on`` names the

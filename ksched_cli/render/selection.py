@@ -15,9 +15,10 @@ from ..api.selectors import LabelSelector, Requirement
 from ..engine.records import Plan
 from ..errors import KschedError
 
-_SET = re.compile(r"^\s*(?P<key>[^\s=!(),]+)\s+(?P<op>in|notin)\s*\((?P<values>[^()]*)\)\s*$")
-_EQUALITY = re.compile(r"^\s*(?P<key>[^\s=!(),]+)\s*(?P<op>==|=|!=)\s*(?P<value>[^\s=!(),]*)\s*$")
-_EXISTS = re.compile(r"^\s*(?P<not>!?)\s*(?P<key>[^\s=!(),]+)\s*$")
+# Compiled on first use (re caches them): only -l/--selector needs them.
+_SET = r"^\s*(?P<key>[^\s=!(),]+)\s+(?P<op>in|notin)\s*\((?P<values>[^()]*)\)\s*$"
+_EQUALITY = r"^\s*(?P<key>[^\s=!(),]+)\s*(?P<op>==|=|!=)\s*(?P<value>[^\s=!(),]*)\s*$"
+_EXISTS = r"^\s*(?P<not>!?)\s*(?P<key>[^\s=!(),]+)\s*$"
 
 
 def parse_selector(text: str) -> LabelSelector:
@@ -40,12 +41,12 @@ def _split(text: str) -> list[str]:
 
 
 def _requirement(part: str, text: str) -> Requirement:
-    if m := _SET.match(part):
+    if m := re.match(_SET, part):
         values = tuple(sorted(v.strip() for v in m["values"].split(",") if v.strip()))
         return Requirement(m["key"], "In" if m["op"] == "in" else "NotIn", values)
-    if m := _EQUALITY.match(part):
+    if m := re.match(_EQUALITY, part):
         return Requirement(m["key"], "NotIn" if m["op"] == "!=" else "In", (m["value"],))
-    if m := _EXISTS.match(part):
+    if m := re.match(_EXISTS, part):
         return Requirement(m["key"], "DoesNotExist" if m["not"] else "Exists")
     raise KschedError(
         f"invalid label selector {text!r} at {part.strip()!r}: use key=value, key!=value, "

@@ -16,8 +16,11 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..engine.records import WAITING, Attempt, Plan
-from .explain import DEFAULT_TOP, render_attempt, render_story
 from .table import TableView, write_names, write_plan_table
+
+# Scored nodes an explanation shows besides the chosen one (--top). The explanations
+# (explain.py) are imported only when asked for: most plans print the table alone.
+DEFAULT_TOP = 10
 
 
 class TextPlanWriter:
@@ -64,6 +67,8 @@ class TextPlanWriter:
             self._lines.append(text.count("\n"))
 
     def _text(self, a: Attempt) -> str:
+        from .explain import render_attempt
+
         return f"{a.pod} " + render_attempt(a, self.view.plan.node_count, self.top) + "\n"
 
     def finish(self, out: TextIO) -> None:
@@ -85,6 +90,8 @@ class TextPlanWriter:
             out.write(self._story(plan, pod, attempts))
 
     def _story(self, plan: Plan, pod: str, attempts: list[Attempt]) -> str:
+        from .explain import render_story
+
         return render_story(
             pod, plan.decision_for(pod), attempts, plan.node_count, self.top,
             self.running.get(pod, ""),

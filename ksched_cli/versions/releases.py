@@ -12,6 +12,8 @@ ENV_VAR = "KSCHED_KUBERNETES_VERSION"
 
 @dataclass(frozen=True)
 class Release:
+    """A kube-scheduler release ksched replays, and how it is checked."""
+
     version: str  # the minor, as given to --kubernetes-version
     patch: str  # the exact release whose behaviour is replayed
     verified: str  # how ksched's replay of it is checked

@@ -77,7 +77,10 @@ def test_help_imports_no_command_and_no_heavy_module() -> None:
 # Modules a plan of bare pods with the built-in profile must not import: the built-in
 # profiles are schema-checked by tests (tests/config/test_builtin_profiles.py), and the
 # controllers only run when a workload object or an owned pod is in the input, and the
-# what-if operations are imported only when one is given.
+# what-if operations are imported only when one is given. The API modules of kinds the
+# input lacks load with their first object (manifests/kinds.py), the extender client only
+# with extenders, the volume binder with the first pod that has claims, and queueing
+# hints and batching only for the releases that have them (v1.32+, v1.35+).
 NOT_FOR_A_SMALL_PLAN = [
     "jsonschema",
     "referencing",
@@ -89,6 +92,19 @@ NOT_FOR_A_SMALL_PLAN = [
     "ksched_cli.whatif.ops.base",
     "ksched_cli.render.whatif_text",
     "difflib",
+    "ksched_cli.api.namespaces",
+    "ksched_cli.api.podgroup",
+    "ksched_cli.api.storage",
+    "ksched_cli.api.templates",
+    "ksched_cli.api.workloads",
+    "ksched_cli.extender.client",
+    "ksched_cli.extender.stub",
+    "ksched_cli.engine.queueing_hints",
+    "ksched_cli.engine.node_hints",
+    "ksched_cli.engine.batching",
+    "ksched_cli.engine.tie_break",
+    "ksched_cli.plugins.volumebinding.binder",
+    "ksched_cli.plugins.volumebinding.scorer",
 ]
 
 ONE_NODE = """\
@@ -154,6 +170,64 @@ def test_user_config_and_workloads_still_import_them(tmp_path: Path) -> None:
     assert code == 0
     assert {m.split(".")[0] for m in modules} >= {"jsonschema"}
     assert "ksched_cli.controllers" in modules
+
+
+def test_claims_and_later_releases_import_what_they_need(tmp_path: Path) -> None:
+    path = tmp_path / "one.yaml"
+    path.write_text(
+        ONE_NODE
+        + "  volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]\n"
+        + "---\napiVersion: v1\nkind: PersistentVolumeClaim\n"
+        "metadata: {name: data, namespace: default}\n"
+        "spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}},"
+        " storageClassName: local}\n"
+        "---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: local}\n"
+        "provisioner: kubernetes.io/no-provisioner\nvolumeBindingMode: WaitForFirstConsumer\n"
+    )
+    watched = ["ksched_cli.api.storage", "ksched_cli.plugins.volumebinding.binder"]
+    code, modules = _imported_by(["plan", str(path)], watched)
+    assert code == 2  # no PersistentVolume for the claim: the pod stays pending
+    assert modules == watched
+    later = ["ksched_cli.engine.batching", "ksched_cli.engine.queueing_hints"]
+    code, modules = _imported_by(["plan", str(path), "--kubernetes-version", "1.36"], later)
+    assert modules == later
+
+
+def test_the_dataclasses_of_a_small_plan_have_docstrings(tmp_path: Path) -> None:
+    # dataclasses computes a signature for the __doc__ of a class without one: milliseconds
+    # of a short plan's start-up over its hundred classes.
+    path = tmp_path / "one.yaml"
+    path.write_text(ONE_NODE)
+    probe = (
+        "import sys, json, io, contextlib\n"
+        f"sys.argv = ['ksched', 'plan', {str(path)!r}]\n"
+        "from ksched_cli.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        "        main()\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "found = []\n"
+        "for name, module in list(sys.modules.items()):\n"
+        "    for cls in vars(module).values() if name.startswith('ksched_cli') else ():\n"
+        "        if (isinstance(cls, type) and cls.__module__ == name\n"
+        "                and '__dataclass_fields__' in vars(cls)\n"
+        "                and (cls.__doc__ or '').startswith(cls.__name__ + '(')):\n"
+        "            found.append(f'{name}.{cls.__qualname__}')\n"
+        "print(json.dumps(sorted(found)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == []
+
+
+def test_kinds_name_the_pod_group_version_as_its_module_does() -> None:
+    from ksched_cli.api.podgroup import POD_GROUP_API_VERSION
+    from ksched_cli.manifests import kinds
+
+    assert kinds.POD_GROUP_API_VERSION == POD_GROUP_API_VERSION
+    assert kinds.KINDS["PodGroup"].api_version == POD_GROUP_API_VERSION
 
 
 def test_the_registry_names_add_nodes_as_its_module_does() -> None:

@@ -16,6 +16,8 @@ ScoreMap = dict[str, dict[str, int]]
 
 @dataclass(slots=True, frozen=True)
 class WeightedIncomingTerm:
+    """A preferred term of the incoming pod, and its weight."""
+
     term: IncomingTerm
     weight: int
 

@@ -20,9 +20,6 @@ from ...framework.interface import Handle, PreFilterExtensions, ScoreExtensions
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import Code, Status, as_error
 from ...framework.types import PreFilterResult
-from .least_allocated import least_resource_scorer
-from .most_allocated import most_resource_scorer
-from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
 from .resource_allocation import ResourceAllocationScorer, ScorerFn
 from .vector import fit_mask, fit_statuses, strategy_scores
 
@@ -54,6 +51,8 @@ def is_extended_resource_name(name: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class InsufficientResource:
+    """A resource the node lacks for the pod, with the numbers."""
+
     resource_name: str
     reason: str
     requested: int
@@ -167,12 +166,19 @@ def fits(pod: Pod, node_info: NodeInfo) -> list[InsufficientResource]:
 
 
 def _strategy_scorer(args: NodeResourcesFitArgs) -> ScorerFn:
+    # Only the profile's strategy is imported (start-up).
     strategy = args.scoring_strategy
     if strategy.type == LEAST_ALLOCATED:
+        from .least_allocated import least_resource_scorer
+
         return least_resource_scorer(strategy.resources)
     if strategy.type == MOST_ALLOCATED:
+        from .most_allocated import most_resource_scorer
+
         return most_resource_scorer(strategy.resources)
     if strategy.type == REQUESTED_TO_CAPACITY_RATIO:
+        from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
+
         return requested_to_capacity_ratio_scorer(strategy.resources, strategy.shape)
     raise ValueError(f"scoring strategy {strategy.type} is not supported")
 

@@ -4,9 +4,9 @@ counting migrated in-tree volumes under their CSI driver (nodevolumelimits/csi.g
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from ...api.pod import Pod, Volume
-from ...api.storage import CSINode, PersistentVolumeClaim
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
@@ -33,6 +33,9 @@ from .utils import (
     is_ephemeral,
     node_volume_limits,
 )
+
+if TYPE_CHECKING:
+    from ...api.storage import CSINode, PersistentVolumeClaim
 
 NAME = "NodeVolumeLimits"
 # Stands in for kube-scheduler's random prefix: ids of not-yet-bound claims must not

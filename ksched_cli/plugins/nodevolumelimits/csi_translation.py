@@ -7,13 +7,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from ...api.pod import Volume
 from ...api.selectors import NodeSelector, NodeSelectorTerm, Requirement
-from ...api.storage import PersistentVolume
 from .utils import volume_member
+
+if TYPE_CHECKING:
+    from ...api.storage import PersistentVolume
 
 GA_ZONE = "topology.kubernetes.io/zone"
 GA_REGION = "topology.kubernetes.io/region"
@@ -21,7 +23,8 @@ BETA_ZONE = "failure-domain.beta.kubernetes.io/zone"
 BETA_REGION = "failure-domain.beta.kubernetes.io/region"
 MULTI_ZONE_DELIMITER = "__"
 _UNSPECIFIED = "UNSPECIFIED"
-_AWS_VOLUME_ID = re.compile(r"vol-[^/]*")
+# Compiled on first use (re caches it): only AWS volumes need it.
+_AWS_VOLUME_ID = r"vol-[^/]*"
 
 
 class TranslationError(Exception):
@@ -30,6 +33,8 @@ class TranslationError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class InTreePlugin:
+    """An in-tree volume plugin and the CSI driver that supersedes it."""
+
     source: str  # the PersistentVolumeSource / VolumeSource member
     plugin: str  # in-tree plugin name
     driver: str  # the CSI driver that supersedes it
@@ -86,7 +91,7 @@ def ebs_volume_id(kubernetes_id: str) -> str:
     except ValueError as exc:
         raise TranslationError(f"Invalid disk name ({kubernetes_id}): {exc}") from None
     aws_id = path.strip("/")
-    if not _AWS_VOLUME_ID.fullmatch(aws_id):
+    if not re.fullmatch(_AWS_VOLUME_ID, aws_id):
         raise TranslationError(f"Invalid format for AWS volume ({kubernetes_id})")
     return aws_id
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ...api.node import Node
 from ...api.pod import Pod, Volume
-from ...api.storage import PersistentVolume, PersistentVolumeClaim
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
@@ -37,20 +37,24 @@ from .utils import (
     volume_member,
 )
 
+if TYPE_CHECKING:
+    from ...api.storage import PersistentVolume, PersistentVolumeClaim
+
 DEFAULT_MAX_GCE_PD_VOLUMES = 16
 DEFAULT_MAX_AZURE_DISK_VOLUMES = 16
 DEFAULT_MAX_CINDER_VOLUMES = 256
 DEFAULT_MAX_EBS_VOLUMES = 39
 DEFAULT_MAX_EBS_NITRO_VOLUMES = 25
-# Unanchored alternatives, as Go's regexp.MatchString applies it.
-EBS_NITRO_LIMIT_REGEX = re.compile(r"^[cmr]5.*|t3|z1d")
+# Unanchored alternatives, as Go's regexp.MatchString applies it; compiled on first use
+# (re caches it): only pods with EBS volumes need it.
+EBS_NITRO_LIMIT_REGEX = r"^[cmr]5.*|t3|z1d"
 INSTANCE_TYPE_LABELS = ("beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type")
 
 
 def max_ebs_volumes(node: Node) -> int:
     # The first instance-type label in the node's label order (Go walks a map).
     instance_type = next((v for k, v in node.labels.items() if k in INSTANCE_TYPE_LABELS), "")
-    if EBS_NITRO_LIMIT_REGEX.search(instance_type):
+    if re.search(EBS_NITRO_LIMIT_REGEX, instance_type):
         return DEFAULT_MAX_EBS_NITRO_VOLUMES
     return DEFAULT_MAX_EBS_VOLUMES
 

@@ -4,16 +4,15 @@ volumes, attach-limit keys and the per-node CSI migration switch
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from ...api.pod import Pod, Volume
-from ...api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import Code, Status, as_error
 
 if TYPE_CHECKING:
+    from ...api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
     from ...engine.cluster import Cluster
 
 ERR_REASON_MAX_VOLUME_COUNT = "node(s) exceed max volume count"
@@ -99,6 +98,8 @@ def ephemeral_owner_error(pod: Pod, pvc: PersistentVolumeClaim) -> str | None:
 def csi_attach_limit_key(driver: str) -> str:
     """GetCSIAttachLimitKey: long driver names are cut and suffixed with a hash."""
     if len(CSI_ATTACH_LIMIT_PREFIX) + len(driver) >= _RESOURCE_NAME_LENGTH_LIMIT:
+        import hashlib  # loads OpenSSL: only for the rare long driver name (start-up)
+
         digest = hashlib.sha1(driver.encode()).hexdigest()[:16]
         return CSI_ATTACH_LIMIT_PREFIX + driver[:23] + digest
     return CSI_ATTACH_LIMIT_PREFIX + driver

@@ -5,15 +5,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...api.node import Node
 from ...api.pod import Pod, TopologySpreadConstraint
 from ...api.selectors import LabelSelector, NodeSelector, Requirement
-from ...api.workloads import Workload
 from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import PodInfo
 from ..helpers.taints import do_not_schedule_taints, find_matching_untolerated_taint
+
+if TYPE_CHECKING:  # workload objects only in annotations: their module loads with them
+    from ...api.workloads import Workload
 
 NAME = "PodTopologySpread"
 

@@ -10,6 +10,7 @@ it runs only when ``shape`` is given.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ...api.pod import Pod
 from ...api.quantity import format_bytes
@@ -20,8 +21,10 @@ from ...framework.nodeinfo import NodeInfo
 from ...framework.status import Code, Status, as_error
 from ...framework.types import PreFilterResult
 from ..nodevolumelimits.utils import claim_of, cluster_of, ephemeral_owner_error, get_pvc
-from .binder import BinderError, PodVolumeClaims, PodVolumes, VolumeBinder
-from .scorer import Scorer, StorageResource, build_scorer
+
+if TYPE_CHECKING:  # the binder and scorer load with the first pod that has claims
+    from .binder import PodVolumeClaims, PodVolumes, VolumeBinder
+    from .scorer import Scorer
 
 NAME = "VolumeBinding"
 STATE_KEY = NAME
@@ -49,9 +52,21 @@ class Plugin:
 
     def __init__(self, args: VolumeBindingArgs | None, handle: Handle) -> None:
         self._handle = handle
-        self.binder = VolumeBinder(handle)
+        self._binder: VolumeBinder | None = None
         shape = args.shape if args is not None else []
-        self._scorer: Scorer | None = build_scorer(shape) if shape else None
+        self._scorer: Scorer | None = None
+        if shape:
+            from .scorer import build_scorer
+
+            self._scorer = build_scorer(shape)
+
+    @property
+    def binder(self) -> VolumeBinder:
+        if self._binder is None:
+            from .binder import VolumeBinder
+
+            self._binder = VolumeBinder(self._handle)
+        return self._binder
 
     # --- PreFilter / Filter -----------------------------------------------------------
 
@@ -64,6 +79,8 @@ class Plugin:
         if not has_pvc:
             state.write(STATE_KEY, StateData())
             return None, Status(Code.SKIP)
+        from .binder import BinderError
+
         try:
             claims = self.binder.get_pod_volume_claims(pod)
         except BinderError as exc:
@@ -113,6 +130,8 @@ class Plugin:
             return as_error("not found")
         if data.claims is None:
             return None  # no claims
+        from .binder import BinderError
+
         try:
             volumes, reasons = self.binder.find_pod_volumes(data.claims, node_info.node)
         except BinderError as exc:
@@ -142,6 +161,8 @@ class Plugin:
         volumes = data.pod_volumes_by_node.get(node_info.name)
         if volumes is None:
             return 0, None
+        from .scorer import StorageResource
+
         by_class: dict[str, StorageResource] = {}
         for binding in volumes.static_bindings:
             resource = by_class.setdefault(binding.pv.storage_class_name, StorageResource())
@@ -162,6 +183,8 @@ class Plugin:
         if volumes is None:
             data.all_bound = True  # the pod has no claims
             return None
+        from .binder import BinderError
+
         try:
             data.all_bound = self.binder.assume_pod_volumes(pod, node_name, volumes)
         except BinderError as exc:

@@ -1,0 +1,31 @@
+"""Pod events of a one-shot plan and the queueing strategies a hint picks.
+
+Kept apart from queueing_hints.py, which judges these events with every plugin's hint:
+the engine makes events on every bind, but needs the hints only with
+SchedulerQueueingHints on (v1.32+).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..api.pod import Pod
+
+ADD = "Add"
+DELETE = "Delete"
+
+# queueingStrategy
+SKIP = "skip"
+AFTER_BACKOFF = "backoff"
+IMMEDIATELY = "immediately"
+
+
+@dataclass(frozen=True)
+class PodEvent:
+    """An assigned pod appeared (bound) or disappeared (deleted, or forgotten)."""
+
+    action: str  # ADD or DELETE
+    pod: Pod
+    node: str  # where it is (or was) assigned; a forgotten pod no longer says
