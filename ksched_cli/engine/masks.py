@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..api.pod import Pod
-from ..framework.columns import BoolArray, IntArray, LiveNodes, NodeColumns
+from ..framework.columns import BoolArray, IntArray, LiveNodes, NodeColumns, pick
 from ..framework.cycle_state import CycleState
 from ..framework.interface import FilterPlugin
 from ..framework.nodeinfo import NodeInfo
@@ -96,7 +96,7 @@ def walk_with_masks(
     rejected = order[:end][~passing[order[:end]] & ~special[order[:end]]]
     infos = columns.infos
     positions = order[chosen]
-    feasible = LiveNodes([infos[i] for i in positions.tolist()], positions)
+    feasible = LiveNodes(pick(infos, positions.tolist()), positions)
     if count_only and chosen:
         return feasible, failed, int(rejected.size)
     failed.extend(rejected_statuses(fwk, state, pod, masks, columns, rejected))

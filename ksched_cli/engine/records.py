@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
-from ..framework.columns import IntArray
+from ..framework.columns import IntArray, pick
 from ..framework.types import PreemptionCandidate, PreemptionRecord
 
 __all__ = ["PreemptionCandidate", "PreemptionRecord"]
@@ -41,11 +42,50 @@ class PluginScores:
     total: int = 0
 
 
+class PositionNames(Sequence[str]):
+    """The names of the nodes at ``positions`` of the snapshot's columns, looked up one at
+    a time: most attempts only ever need the chosen node's name and those it tied with."""
+
+    __slots__ = ("_all", "_list", "_positions")
+
+    def __init__(self, all_names: list[str], positions: list[int]) -> None:
+        self._all = all_names
+        self._positions = positions
+        self._list: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return self.as_list()[i]
+        return self._all[self._positions[i]]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.as_list())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.as_list()
+
+    def index(self, name: Any, start: int = 0, stop: int | None = None) -> int:
+        names = self.as_list()
+        return names.index(name, start, len(names) if stop is None else stop)
+
+    def as_list(self) -> list[str]:
+        if self._list is None:
+            self._list = pick(self._all, self._positions)
+        return self._list
+
+
 @dataclass
 class ScoreTable:
     """Scores of one attempt as arrays over the scored nodes; turned into dicts on demand."""
 
-    names: list[str]
+    names: Sequence[str]
     plugins: list[str]
     raw: dict[str, IntArray]
     normalized: dict[str, IntArray]
@@ -53,6 +93,21 @@ class ScoreTable:
     total: IntArray
     # Where the chosen node is in ``names`` (SelectHost sets it; -1: not known).
     chosen: int = -1
+    # Each scored node's place in name order, when the nodes are the live snapshot's.
+    name_rank: IntArray | None = None
+
+    def by_name(self, indices: IntArray) -> IntArray:
+        """``indices`` in the order of their nodes' names."""
+        if self.name_rank is not None:
+            return indices[np.argsort(self.name_rank[indices], kind="stable")]
+        names = self.names
+        return np.array(sorted(indices.tolist(), key=names.__getitem__), dtype=np.int64)
+
+    def lowest_named(self, indices: IntArray) -> int:
+        """The index in ``indices`` whose node name sorts first."""
+        if self.name_rank is not None:
+            return int(indices[int(np.argmin(self.name_rank[indices]))])
+        return int(min(indices.tolist(), key=self.names.__getitem__))
 
     def materialize(self) -> dict[str, PluginScores]:
         """Per node dicts; raw and normalized stay empty when they were not recorded."""
@@ -93,8 +148,7 @@ class ScoreTable:
         if not others.any():
             return None
         best = total[others].max()
-        tied = np.flatnonzero(others & (total == best)).tolist()
-        return min(map(names.__getitem__, tied)), int(best)  # no Python frame per node
+        return names[self.lowest_named(np.flatnonzero(others & (total == best)))], int(best)
 
 
 ALLOWED = "allowed"  # PermitWait.outcome

@@ -21,6 +21,7 @@ from ..framework.types import Diagnosis, FitError
 from .masks import walk_with_masks
 from .records import ScoreTable
 from .runtime import Framework
+from .scoring import score_table
 from .snapshot import Snapshot
 from .walk import Failed, SchedulingError, visit
 
@@ -273,7 +274,7 @@ def _prioritize(
 ) -> ScoreTable:
     if not fwk.has_score_plugins() and not extenders:
         ones = np.ones(len(nodes), dtype=np.int64)
-        return ScoreTable([ni.name for ni in nodes], [], {}, {}, {}, ones)
+        return score_table(nodes, [], ones)
     status = fwk.run_pre_score(state, pod, nodes)
     if status is not None:
         raise SchedulingError(status.message())
@@ -297,11 +298,10 @@ def _add_extender_scores(table: ScoreTable, columns: dict[str, tuple[IntArray, I
 
 def _select_host(scores: ScoreTable, rng: random.Random | None) -> str:
     """Highest total wins; ties go to the lowest node name, or at random with a seed."""
-    names = scores.names
-    tied = np.flatnonzero(scores.total == scores.total.max()).tolist()
+    tied = np.flatnonzero(scores.total == scores.total.max())
     if rng is None:
-        at = min(tied, key=names.__getitem__)
-    else:  # the same draw as from the sorted tied names
-        at = rng.choice(sorted(tied, key=names.__getitem__))
+        at = scores.lowest_named(tied)
+    else:  # a draw from the tied nodes in name order
+        at = int(rng.choice(scores.by_name(tied).tolist()))
     scores.chosen = at
-    return names[at]
+    return scores.names[at]

@@ -17,7 +17,7 @@ from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status, as_error
 from ..framework.types import MAX_NODE_SCORE, MIN_NODE_SCORE, NodeScore
-from .records import ScoreTable
+from .records import PositionNames, ScoreTable
 
 if TYPE_CHECKING:
     from .runtime import Framework
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 _EMPTY: IntArray = np.zeros(0, dtype=np.int64)
 
 
-def _live_index(nodes: Sequence[NodeInfo]) -> IntArray | None:
+def live_index(nodes: Sequence[NodeInfo]) -> IntArray | None:
     """Column positions of ``nodes`` when all are live snapshot nodes, else None."""
     if not nodes:
         return None
@@ -35,14 +35,26 @@ def _live_index(nodes: Sequence[NodeInfo]) -> IntArray | None:
     return None if int(index.min()) < 0 else index
 
 
+def score_table(
+    nodes: Sequence[NodeInfo], plugins: list[str], total: IntArray, index: IntArray | None = None
+) -> ScoreTable:
+    """An empty table over ``nodes``; live nodes' names are looked up only when read."""
+    index = live_index(nodes) if index is None else index
+    columns = nodes[0].columns if nodes else None
+    if index is None or columns is None:
+        return ScoreTable([ni.name for ni in nodes], plugins, {}, {}, {}, total)
+    names = PositionNames(columns.names, index.tolist())
+    return ScoreTable(names, plugins, {}, {}, {}, total, name_rank=columns.name_rank[index])
+
+
 def run_score(
     fwk: Framework, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
 ) -> tuple[ScoreTable | None, Status | None]:
     """Score, NormalizeScore and weights; arrays where plugins support them."""
     plugins = [pl for pl in fwk.score_plugins if pl.name not in state.skip_score_plugins]
-    table = ScoreTable([ni.name for ni in nodes], [pl.name for pl in plugins], {}, {}, {}, _EMPTY)
+    index = live_index(nodes)
+    table = score_table(nodes, [pl.name for pl in plugins], _EMPTY, index)
     total = np.zeros(len(nodes), dtype=np.int64)
-    index = _live_index(nodes)
     for pl in plugins:
         raw, status = _raw_scores(fwk, pl, state, pod, nodes, index)
         if status is not None:

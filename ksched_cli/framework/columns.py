@@ -9,6 +9,7 @@ nominated-pod passes) never do, so the vector paths are only used on live nodes.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import numpy as np
@@ -26,6 +27,16 @@ if TYPE_CHECKING:
     BoolArray = npt.NDArray[np.bool_]
 else:  # numpy.typing costs tens of milliseconds to import; annotations only need a name
     IntArray = BoolArray = np.ndarray
+
+
+T = TypeVar("T")
+
+
+def pick(items: Sequence[T], positions: list[int]) -> list[T]:
+    """``items`` at ``positions``, in order (itemgetter: no Python frame per item)."""
+    if len(positions) > 1:
+        return list(itemgetter(*positions)(items))
+    return [items[i] for i in positions]
 
 
 class LiveNodes(list["NodeInfo"]):
@@ -53,6 +64,9 @@ class NodeColumns:
         self.infos = list(infos)
         self.names = [ni.name for ni in infos]
         self.by_name = {ni.name: ni for ni in infos}
+        # Each node's place in name order: ties among nodes go by name without strings.
+        self.name_rank = np.empty(n, dtype=np.int64)
+        self.name_rank[sorted(range(n), key=self.names.__getitem__)] = np.arange(n)
         self.alloc_cpu = np.array([ni.allocatable.milli_cpu for ni in infos], dtype=np.int64)
         self.alloc_mem = np.array([ni.allocatable.memory for ni in infos], dtype=np.int64)
         self.alloc_eph = np.array(

@@ -13,6 +13,7 @@ from ksched_cli.engine.engine import Engine, EngineOptions
 from ksched_cli.engine.records import (
     Attempt,
     PermitWait,
+    PositionNames,
     PreemptionCandidate,
     PreemptionRecord,
     ScoreTable,
@@ -100,3 +101,27 @@ def test_runner_up_is_the_best_other_node_lowest_name_among_equals(seed: int) ->
     table = ScoreTable(names, [], {}, {}, {}, np.array(totals, dtype=np.int64))
     for node in [*names, "", "absent"]:
         assert table.runner_up(node) == _runner_up_reference(names, totals, node)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_tables_over_live_positions_equal_tables_over_names(seed: int) -> None:
+    """Names looked up by column position, ties broken by name rank: as plain names do."""
+    rng = random.Random(seed)
+    all_names = rng.sample([f"n{i:02d}" for i in range(60)], 30)
+    rank = np.empty(len(all_names), dtype=np.int64)
+    rank[sorted(range(len(all_names)), key=all_names.__getitem__)] = np.arange(len(all_names))
+    positions = rng.sample(range(len(all_names)), rng.randint(1, 12))
+    names = [all_names[i] for i in positions]
+    totals = np.array([rng.randint(0, 3) for _ in names], dtype=np.int64)
+    plain = ScoreTable(names, [], {}, {}, {}, totals)
+    lazy = ScoreTable(
+        PositionNames(all_names, positions), [], {}, {}, {}, totals,
+        name_rank=rank[np.array(positions)],
+    )
+    assert list(lazy.names) == names and len(lazy.names) == len(names)
+    tied = np.flatnonzero(totals == totals.max())
+    assert lazy.lowest_named(tied) == plain.lowest_named(tied)
+    assert lazy.by_name(tied).tolist() == plain.by_name(tied).tolist()
+    for node in [*names, "absent"]:
+        assert lazy.runner_up(node) == plain.runner_up(node)
+        assert (node in lazy.names) == (node in names)
