@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import ObjectError
 from .fields import Raw, mapping, objects
 from .go_quantity import Quantity, parse_list
-from .resources import ExactList
+from .resources import ExactList, aggregate
 
 HUGEPAGES_PREFIX = "hugepages-"
 SUPPORTED_NAMES = ("cpu", "hugepages-", "memory")  # SupportedPodLevelResources, sorted
@@ -128,24 +128,10 @@ def _max(into: MutableMapping[str, Quantity], other: Mapping[str, Quantity]) -> 
 
 
 def _aggregate(c: _Containers, limits: bool) -> dict[str, Quantity]:
-    """AggregateContainerRequests / AggregateContainerLimits (the sidecar formula)."""
-    total: dict[str, Quantity] = {}
-    for _, requests, lims in c.regular:
-        _add(total, lims if limits else requests)
-    sidecars: dict[str, Quantity] = {}
-    init_max: dict[str, Quantity] = {}
-    for init_requests, init_limits, restartable in c.init:
-        own = init_limits if limits else init_requests
-        if restartable:
-            _add(total, own)
-            _add(sidecars, own)
-            effective = dict(sidecars)
-        else:
-            effective = dict(own)
-            _add(effective, sidecars)
-        _max(init_max, effective)
-    _max(total, init_max)
-    return total
+    """AggregateContainerRequests / AggregateContainerLimits, with the quantities' formats."""
+    regular = [lims if limits else requests for _, requests, lims in c.regular]
+    init = [(lims if limits else requests, sidecar) for requests, lims, sidecar in c.init]
+    return aggregate(regular, init, _add, _max)
 
 
 def _default_hugepage_limits(
@@ -172,6 +158,20 @@ def _default_requests(
             requests.setdefault(name, q)
 
 
+def _at_least_containers(
+    pod: dict[str, Quantity], containers: dict[str, Quantity], key: str
+) -> None:
+    """validatePodResourceConsistency: each pod-level amount covers the containers' total."""
+    for name, total in containers.items():
+        given = pod.get(name)
+        if given is not None and total.value > given.value:
+            raise ObjectError(
+                f"spec.resources.{key}.{name}",
+                f"Invalid value: {given.go_quote()}: must be greater than or equal to "
+                f"aggregate container {key} of {total}",
+            )
+
+
 def _validate(
     requests: dict[str, Quantity], limits: dict[str, Quantity], c: _Containers
 ) -> None:
@@ -191,22 +191,11 @@ def _validate(
                 f"Invalid value: {q.go_quote()}: must be less than or equal to {name} limit "
                 f"of {limit}",
             )
-    for name, aggregate in _aggregate(c, limits=False).items():
-        pod = requests.get(name)
-        if pod is not None and aggregate.value > pod.value:
-            raise ObjectError(
-                f"spec.resources.requests.{name}",
-                f"Invalid value: {pod.go_quote()}: must be greater than or equal to "
-                f"aggregate container requests of {aggregate}",
-            )
-    for name, aggregate in _aggregate(c, limits=True).items():
-        pod = limits.get(name)
-        if name.startswith(HUGEPAGES_PREFIX) and pod is not None and aggregate.value > pod.value:
-            raise ObjectError(
-                f"spec.resources.limits.{name}",
-                f"Invalid value: {pod.go_quote()}: must be greater than or equal to "
-                f"aggregate container limits of {aggregate}",
-            )
+    _at_least_containers(requests, _aggregate(c, limits=False), "requests")
+    hugepages = {
+        k: v for k, v in _aggregate(c, limits=True).items() if k.startswith(HUGEPAGES_PREFIX)
+    }
+    _at_least_containers(limits, hugepages, "limits")
     for path, _, lims in c.regular:
         for name, q in lims.items():
             pod = limits.get(name)

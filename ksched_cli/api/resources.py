@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from typing import TypeVar
 
 from ..errors import ObjectError
 from .fields import Raw, mapping
@@ -54,6 +55,35 @@ NON_ZERO_DEFAULTS: Mapping[str, Fraction] = {
 }
 
 
+V = TypeVar("V")
+
+
+def aggregate(
+    containers: Iterable[Mapping[str, V]],
+    init_containers: Iterable[tuple[Mapping[str, V], bool]],
+    add: Callable[[dict[str, V], Mapping[str, V]], None],
+    maximum: Callable[[dict[str, V], Mapping[str, V]], None],
+) -> dict[str, V]:
+    """AggregateContainerRequests' formula: containers summed, then the max with each init
+    container's phase (itself plus the restartable sidecars before it, which also add up)."""
+    total: dict[str, V] = {}
+    for c in containers:
+        add(total, c)
+    sidecars: dict[str, V] = {}
+    init_max: dict[str, V] = {}
+    for c, restartable in init_containers:
+        if restartable:
+            add(total, c)
+            add(sidecars, c)
+            effective = dict(sidecars)
+        else:
+            effective = dict(c)
+            add(effective, sidecars)
+        maximum(init_max, effective)
+    maximum(total, init_max)
+    return total
+
+
 def pod_requests(
     containers: Iterable[ExactList],
     init_containers: Iterable[tuple[ExactList, bool]],
@@ -66,22 +96,10 @@ def pod_requests(
     ``init_containers`` yields (requests, is_restartable_sidecar). ``pod_level`` holds the
     supported pod-level requests, which replace the containers' amounts (1.34+).
     """
-    reqs: ExactList = {}
-    for c in containers:
-        _add(reqs, _non_missing(c, non_missing) if non_missing else c)
-    sidecars: ExactList = {}
-    init_max: ExactList = {}
-    for c, restartable in init_containers:
-        creqs = _non_missing(c, non_missing) if non_missing else c
-        if restartable:
-            _add(reqs, creqs)
-            _add(sidecars, creqs)
-            effective = dict(sidecars)
-        else:
-            effective = dict(creqs)
-            _add(effective, sidecars)
-        _max(init_max, effective)
-    _max(reqs, init_max)
+    if non_missing:
+        containers = [_non_missing(c, non_missing) for c in containers]
+        init_containers = [(_non_missing(c, non_missing), r) for c, r in init_containers]
+    reqs = aggregate(containers, init_containers, _add, _max)
     if pod_level:
         reqs.update(pod_level)
     if overhead:
