@@ -119,8 +119,23 @@ def load_all(text: str, duplicates: list[Duplicate] | None = None) -> list[Any]:
     parser = _Parser(text)
     try:
         return _build(parser.get_event, _Scalars(), [] if duplicates is None else duplicates)
+    except yaml.YAMLError as exc:
+        raise as_too_deep(exc) or exc from None
     finally:
         parser.dispose()
+
+
+# libyaml's own nesting limit (0.2.6, in PyYAML 6.0.4's wheels) also stops at 1,000 levels:
+# reported as ksched's own limit, so a release of PyYAML does not change the message.
+LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
+
+
+def as_too_deep(exc: yaml.YAMLError) -> TooDeep | None:
+    """libyaml's nesting-limit error as TooDeep at its position; None for any other error."""
+    mark = getattr(exc, "problem_mark", None)
+    if getattr(exc, "problem", None) != LIBYAML_TOO_DEEP or mark is None:
+        return None
+    return TooDeep(mark.line + 1, mark.column + 1)
 
 
 def _duplicate(documents: list[Any], stack: list[Any], key: Any, event: Any) -> Duplicate:

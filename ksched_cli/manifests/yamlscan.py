@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import yaml
 from yaml.events import (
     AliasEvent,
     CollectionEndEvent,
@@ -20,7 +21,7 @@ from yaml.events import (
 )
 
 from ..yamlio import FAST_LOADER
-from .fastyaml import MAX_DEPTH, Duplicate, TooDeep, field_path
+from .fastyaml import MAX_DEPTH, Duplicate, TooDeep, as_too_deep, field_path
 
 MERGE_KEY = "<<"
 
@@ -44,6 +45,8 @@ def scan_events(text: str) -> list[Duplicate]:
     loader = FAST_LOADER(text)
     try:
         return _scan(loader.get_event)
+    except yaml.YAMLError as exc:
+        raise as_too_deep(exc) or exc from None
     finally:
         loader.dispose()
 

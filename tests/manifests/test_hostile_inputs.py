@@ -136,6 +136,44 @@ def test_yaml_nested_beyond_the_limit(tmp_path: Path, monkeypatch: pytest.Monkey
     ]
 
 
+@pytest.mark.parametrize(
+    ("reader", "text", "where"),
+    [
+        ("fast", "[" * 1500 + "]" * 1500, "1:1001"),
+        # An anchor sends the document past the fast reader to the event scan.
+        ("scan", "&a " + "[" * 1500 + "]" * 1500, "1:1004"),
+    ],
+    ids=["fast", "scan"],
+)
+def test_libyaml_own_nesting_limit_reads_as_ksched_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reader: str, text: str, where: str
+) -> None:
+    """libyaml 0.2.6 (PyYAML 6.0.4's wheels) stops at 1,000 levels itself: the same
+    message, whichever limit is met first and whichever reader meets it."""
+    from yaml.error import Mark
+    from yaml.scanner import ScannerError
+
+    from ksched_cli.manifests import fastyaml, yamlscan
+
+    owner, name = (fastyaml, "_Parser") if reader == "fast" else (yamlscan, "FAST_LOADER")
+    real = getattr(owner, name)
+    column = int(where.split(":")[1]) - 1
+
+    class Limited(real):  # type: ignore[misc, valid-type]
+        def get_event(self) -> object:
+            event = super().get_event()
+            if getattr(event, "start_mark", None) and event.start_mark.column >= column:
+                mark = Mark("<unicode string>", column, 0, column, None, None)
+                raise ScannerError("while increasing flow level", mark,
+                                   fastyaml.LIBYAML_TOO_DEEP, mark)
+            return event
+
+    monkeypatch.setattr(owner, name, Limited)
+    result = plan_in(tmp_path, monkeypatch, {"deep.yaml": text})
+    assert errors(result) == [f"deep.yaml:{where}: error: document 1: nested more than 1000 "
+                              "levels deep"]
+
+
 def test_a_symlink_loop_in_a_directory_is_skipped_with_a_warning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
