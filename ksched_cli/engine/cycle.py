@@ -71,9 +71,13 @@ class SchedulingCycle:
         diag = fit.diagnosis
         post: PostFilterResult | None = None
         if fwk.post_filter_plugins:
+            filtered_by_none = not diag.unschedulable_plugins and not diag.pending_plugins
             post, status = fwk.run_post_filter(state, pod, diag.node_to_status)
             diag.post_filter_msg = status.message()
-            if status.code != Code.ERROR:
+            # kube-scheduler records no PostFilter plugin as a rejector. A pod no plugin
+            # rejected would go back to backoffQ after every attempt; here the PostFilter
+            # plugin stands in for one, so such a pod waits for an event (semantics.md §3).
+            if status.code != Code.ERROR and filtered_by_none:
                 diag.add_plugin_status(status)
         message = str(fit)
         nominate = post.nominated_node_name if post is not None else None
