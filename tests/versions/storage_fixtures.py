@@ -6,48 +6,33 @@ from __future__ import annotations
 from typing import Any
 
 from ksched_cli.api.pod import Pod
-from ksched_cli.api.storage import (
-    CSINode,
-    PersistentVolume,
-    PersistentVolumeClaim,
-    StorageClass,
-    parse_csi_node,
-    parse_persistent_volume,
-    parse_persistent_volume_claim,
-    parse_storage_class,
-)
+from ksched_cli.api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from ksched_cli.engine.actions import ADD, DELETE, UPDATE
 from ksched_cli.engine.queueing_hints import has_enqueue_extensions
 from ksched_cli.engine.storage_hints import StorageEvent, plugin_says_queue
 from ksched_cli.versions.features import Features
 from tests.fakes import make_pod
+from tests.plugins.volume_helpers import make_csi_node, make_pv, make_pvc, make_sc
 
 WAIT = "WaitForFirstConsumer"
-MIGRATED = "storage.alpha.kubernetes.io/migrated-plugins"
 
 
 def pvc(name: str, namespace: str = "default", volume_name: str = "") -> PersistentVolumeClaim:
-    spec: dict[str, Any] = {"resources": {"requests": {"storage": "1Gi"}}}
-    if volume_name:
-        spec["volumeName"] = volume_name
-    meta = {"name": name, "namespace": namespace}
-    return parse_persistent_volume_claim({"metadata": meta, "spec": spec})
+    return make_pvc(name, request="1Gi", volume_name=volume_name, namespace=namespace)
 
 
 def pv(name: str, labels: dict[str, str] | None = None) -> PersistentVolume:
-    meta = {"name": name, "labels": dict(labels or {})}
-    return parse_persistent_volume({"metadata": meta, "spec": {"capacity": {"storage": "1Gi"}}})
+    return make_pv(name, capacity="1Gi", labels=labels)
 
 
 def storage_class(
     name: str, mode: str | None = None, topologies: list[dict[str, Any]] | None = None
 ) -> StorageClass:
-    raw: dict[str, Any] = {"metadata": {"name": name}, "provisioner": "p"}
-    if mode is not None:
-        raw["volumeBindingMode"] = mode
-    if topologies is not None:
-        raw["allowedTopologies"] = topologies
-    return parse_storage_class(raw)
+    """A class with ``allowedTopologies`` of kubernetes.io/hostname terms (``hostnames``)."""
+    terms = [
+        {r["key"]: r["values"] for r in term["matchLabelExpressions"]} for term in topologies
+    ] if topologies is not None else None
+    return make_sc(name, mode=mode or "Immediate", allowed_topologies=terms)
 
 
 def hostnames(*names: str) -> list[dict[str, Any]]:
@@ -61,16 +46,7 @@ def csi_node(
     migrated: str | None = None,
     drivers: dict[str, int | None] | None = None,
 ) -> CSINode:
-    meta: dict[str, Any] = {"name": name}
-    if migrated is not None:
-        meta["annotations"] = {MIGRATED: migrated}
-    listed = []
-    for driver, count in (drivers or {}).items():
-        entry: dict[str, Any] = {"name": driver, "nodeID": "test-node"}
-        if count is not None:
-            entry["allocatable"] = {"count": count}
-        listed.append(entry)
-    return parse_csi_node({"metadata": meta, "spec": {"drivers": listed}})
+    return make_csi_node(name, drivers or {}, migrated)
 
 
 def volume_pod(name: str = "pod-a", namespace: str = "default", **volumes: Any) -> Pod:
