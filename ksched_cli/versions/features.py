@@ -140,6 +140,14 @@ class Features:
         "PlacementGeneratePlugin and PlacementScorePlugin",
         "profiles accept the placementGenerate and placementScore plugin sets (not run)",
     )
+    balanced_change_in_balance: bool = _switch(
+        "1.36",
+        "kubernetes/kubernetes master after PR #135573: noderesources/resource_allocation.go "
+        "at 1175e166 (scorer(requested, allocated, allocatable)); balancedResourceScorer's two "
+        "lines from the PR's review diff and a 2026-03 master excerpt (balanced_allocation.go "
+        "204-218; the merged file itself was not readable)",
+        "BalancedAllocation scores the change in balance: 50 + (50 + with pod - without) / 2",
+    )
     node_declared_features: bool = _switch(
         "1.36",
         f"{SRC_135}: default_plugins.go applyFeatureGates and the plugin (gate alpha, off, "

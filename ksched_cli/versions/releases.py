@@ -64,9 +64,11 @@ RELEASES: dict[str, Release] = {
             "v1.36.3",
             "tables ported from upstream unit tests (v1.32-v1.35) for every switch, and golden "
             "plans; scheduler code read at v1.35.7 plus the v1.36 default profile; "
-            "BalancedAllocation's v1.36 change-in-balance score is not ported (docs/versions.md)",
+            "BalancedAllocation's change-in-balance score read partly in post-merge master "
+            "and checked against the PR's test rows (docs/versions.md)",
             "v1.33.3, v1.34.1 and v1.35.7 vendored in openshift-kni/scheduler-plugins@0c967825a, "
-            "@30d55f730 and @2117d3e30, k8s.io/kube-scheduler v0.36.3",
+            "@30d55f730 and @2117d3e30, k8s.io/kube-scheduler v0.36.3, kubernetes/kubernetes "
+            "master after PR #135573 (resource_allocation.go at 1175e166)",
             features_for("1.36"),
         ),
     )

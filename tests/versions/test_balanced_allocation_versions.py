@@ -3,14 +3,23 @@
 The table is upstream's (balanced_allocation_test.go of the v1.33-v1.35 line, the rows
 without DRA objects); its first row, the best-effort pod, is skipped at PreScore only from
 v1.33 and scores as any pod before.
+
+v1.36 scores the change in balance (PR #135573). Its merged test file was not readable:
+the v1.36 column is worked out by hand from the formula (each row's comment), and two
+rows come from the PR's own review threads, whose expected scores agree with it
+("requested resources at node capacity": 62 and 62; "nodes to reach min/max score").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
+from ksched_cli.api.pod import Pod
 from ksched_cli.config.args import NodeResourcesBalancedAllocationArgs, ResourceSpec
 from ksched_cli.framework.cycle_state import CycleState
 from ksched_cli.framework.status import Code
@@ -48,48 +57,133 @@ CPU_MEM = [ResourceSpec("cpu", 1), ResourceSpec("memory", 1)]
 WITH_GPU = [*CPU_MEM, ResourceSpec("nvidia.com/gpu", 1)]
 GPU8 = {"nvidia.com/gpu": "8"}
 
+# s(x) = int((1 - std of the capped fractions) * 100); v1.36: 50 + (50 + s(with) - s(without)) // 2
 ROWS: list[tuple[str, dict[str, Any], list[tuple[str, str, str, dict[str, str] | None]],
-                 list[dict[str, Any]], list[ResourceSpec], list[int]]] = [
+                 list[dict[str, Any]], list[ResourceSpec], list[int], list[int]]] = [
+    # node1 s(.75,.5)=87, s(0,0)=100: 50+37//2=68; node2 s(.5,.5)=100 against 100: 75
     ("nothing scheduled, resources requested, differently sized nodes",
      cpu_and_memory(""), [("node1", "4000m", "10000", None), ("node2", "6000m", "10000", None)],
-     [], CPU_MEM, [87, 100]),
+     [], CPU_MEM, [87, 100], [68, 75]),
+    # node1 s(.6,.25)=82, s(.3,0)=85: 73; node2 s(.6,.5)=95, s(.3,.25)=97: 74
     ("resources requested, pods scheduled with resources",
      cpu_and_memory(""), [("node1", "10000m", "20000", None), ("node2", "10000m", "20000", None)],
-     [cpu_only("node1"), cpu_and_memory("node2")], CPU_MEM, [82, 95]),
+     [cpu_only("node1"), cpu_and_memory("node2")], CPU_MEM, [82, 95], [73, 74]),
+    # node2 s(.6,.2)=80, s(.3,.1)=90: 70
     ("resources requested, pods scheduled with resources, differently sized nodes",
      cpu_and_memory(""), [("node1", "10000m", "20000", None), ("node2", "10000m", "50000", None)],
-     [cpu_only("node1"), cpu_and_memory("node2")], CPU_MEM, [82, 80]),
+     [cpu_only("node1"), cpu_and_memory("node2")], CPU_MEM, [82, 80], [73, 70]),
+    # node1 s(1,0)=50, s(.5,0)=75: 62; node2 s(1,.5)=75, s(.5,.5)=100: 62 (the PR's row)
     ("requested resources at node capacity",
      cpu_only(""), [("node1", "6000m", "10000", None), ("node2", "6000m", "10000", None)],
-     [cpu_only("node1"), cpu_and_memory("node2")], CPU_MEM, [50, 75]),
+     [cpu_only("node1"), cpu_and_memory("node2")], CPU_MEM, [50, 75], [62, 62]),
+    # node1 s(.857,.125,.5)=70, s(.857,.125,.375)=70: 75; node2 s(.857,.125,.125)=65, without
+    # the pod's gpu s(.857,.125,0)=62: 76
     ("include scalar resource on a node for balanced resource allocation",
      _spec("", {"memory": "0", "nvidia.com/gpu": "1"}),
      [("node1", "3500m", "40000", GPU8), ("node2", "3500m", "40000", GPU8)],
-     [cpu_and_memory("node2"), cpu_memory_gpu("node1")], WITH_GPU, [70, 65]),
+     [cpu_and_memory("node2"), cpu_memory_gpu("node1")], WITH_GPU, [70, 65], [75, 76]),
+    # s(.857,.125)=63 against an empty node's 100: 50+13//2=56
     ("node without the scalar resource should skip the scalar resource",
      cpu_and_memory(""), [("node1", "3500m", "40000", GPU8), ("node2", "3500m", "40000", None)],
-     [], WITH_GPU, [63, 63]),
+     [], WITH_GPU, [63, 63], [56, 56]),
+    # The PR's own row (review thread of 2025-12-05): node1 goes from s(1,0)=50 to s(1,1)=100,
+    # the best change (100); node2 from s(0,0)=100 to s(0,1)=50, the worst (50).
+    ("resources requested, pods scheduled with resources, nodes to reach min/max score",
+     _spec("", {"memory": "5000"}),
+     [("node1", "3000m", "5000", None), ("node2", "3000m", "5000", None)],
+     [cpu_only("node1")], CPU_MEM, [100, 50], [100, 50]),
 ]
 
 
-@pytest.mark.parametrize("version", ["1.30", "1.32", "1.36"])
-@pytest.mark.parametrize(
-    ("name", "pod_spec", "nodes", "pods", "resources", "scores"), ROWS, ids=[r[0] for r in ROWS]
-)
-def test_scores(
-    version: str, name: str, pod_spec: dict[str, Any],
+def _setup(
+    version: str, pod_spec: dict[str, Any],
     nodes: list[tuple[str, str, str, dict[str, str] | None]], pods: list[dict[str, Any]],
-    resources: list[ResourceSpec], scores: list[int],
-) -> None:
+    resources: list[ResourceSpec],
+) -> tuple[FakeHandle, BalancedAllocation, Pod]:
     built = [make_node(n, cpu=c, memory=m, extra=x) for n, c, m, x in nodes]
     running = [make_pod(f"running-{i}", spec=s, node=s["nodeName"]) for i, s in enumerate(pods)]
     handle = FakeHandle(built, running, features=release(version).features)
     plugin = BalancedAllocation(NodeResourcesBalancedAllocationArgs(resources), handle)
     pod = make_pod("pod", spec={k: v for k, v in pod_spec.items() if k != "nodeName"})
+    return handle, plugin, pod
+
+
+@pytest.mark.parametrize("version", ["1.30", "1.32", "1.36"])
+@pytest.mark.parametrize("pre_score", [True, False])
+@pytest.mark.parametrize(
+    ("name", "pod_spec", "nodes", "pods", "resources", "scores", "scores_136"), ROWS,
+    ids=[r[0] for r in ROWS],
+)
+def test_scores(
+    version: str, pre_score: bool, name: str, pod_spec: dict[str, Any],
+    nodes: list[tuple[str, str, str, dict[str, str] | None]], pods: list[dict[str, Any]],
+    resources: list[ResourceSpec], scores: list[int], scores_136: list[int],
+) -> None:
+    handle, plugin, pod = _setup(version, pod_spec, nodes, pods, resources)
     state = CycleState()
-    assert plugin.pre_score(state, pod, handle.snapshot.list()) is None
+    if pre_score:
+        assert plugin.pre_score(state, pod, handle.snapshot.list()) is None
     got = [plugin.score(state, pod, ni)[0] for ni in handle.snapshot.list()]
-    assert got == scores, name
+    assert got == (scores_136 if version == "1.36" else scores), name
+
+
+@pytest.mark.parametrize("version", ["1.30", "1.36"])
+@pytest.mark.parametrize(
+    ("name", "pod_spec", "nodes", "pods", "resources", "scores", "scores_136"),
+    [r for r in ROWS if len(r[4]) == 2], ids=[r[0] for r in ROWS if len(r[4]) == 2],
+)
+def test_array_path_equals_per_node(
+    version: str, name: str, pod_spec: dict[str, Any],
+    nodes: list[tuple[str, str, str, dict[str, str] | None]], pods: list[dict[str, Any]],
+    resources: list[ResourceSpec], scores: list[int], scores_136: list[int],
+) -> None:
+    handle, plugin, pod = _setup(version, pod_spec, nodes, pods, resources)
+    state = CycleState()
+    infos = handle.snapshot.list()
+    plugin.pre_score(state, pod, infos)
+    columns = infos[0].columns
+    assert columns is not None
+    index = np.array([ni.column_index for ni in infos], dtype=np.int64)
+    arrays = plugin.score_array(state, pod, columns, index)
+    assert arrays is not None
+    assert arrays.tolist() == (scores_136 if version == "1.36" else scores), name
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 16000), st.integers(0, 64000), st.integers(0, 16000),
+                  st.integers(0, 64000)),
+        min_size=1, max_size=6,
+    ),
+    st.integers(0, 8000), st.integers(0, 32000),
+)
+def test_change_in_balance_arrays_equal_per_node(
+    shapes: list[tuple[int, int, int, int]], pod_cpu: int, pod_mem: int
+) -> None:
+    """Random nodes (allocatable, then one running pod's requests): both paths agree."""
+    assume(pod_cpu or pod_mem)  # a best-effort pod is skipped at PreScore, never scored
+    nodes = [
+        make_node(f"n{i}", cpu=f"{c}m", memory=str(m)) for i, (c, m, _, _) in enumerate(shapes)
+    ]
+    running = [
+        make_pod(f"r{i}", requests={"cpu": f"{rc}m", "memory": str(rm)}, node=f"n{i}")
+        for i, (_, _, rc, rm) in enumerate(shapes) if rc or rm
+    ]
+    handle = FakeHandle(nodes, running, features=release("1.36").features)
+    plugin = BalancedAllocation(NodeResourcesBalancedAllocationArgs(CPU_MEM), handle)
+    pod = make_pod("pod", requests={"cpu": f"{pod_cpu}m", "memory": str(pod_mem)})
+    state = CycleState()
+    infos = handle.snapshot.list()
+    plugin.pre_score(state, pod, infos)
+    per_node = [plugin.score(state, pod, ni)[0] for ni in infos]
+    assert all(50 <= s <= 100 for s in per_node)
+    columns = infos[0].columns
+    assert columns is not None
+    index = np.array([ni.column_index for ni in infos], dtype=np.int64)
+    arrays = plugin.score_array(state, pod, columns, index)
+    assert arrays is not None
+    assert arrays.tolist() == per_node
 
 
 @pytest.mark.parametrize(("version", "skipped"), [("1.30", False), ("1.32", False), ("1.36", True)])

@@ -34,6 +34,7 @@ CASES: dict[str, tuple[list[str], int]] = {
             [
                 "plan", UPGRADE, "--kubernetes-version", v,
                 "--explain-pod", "default/api", "--explain-pod", "default/best-effort",
+                "--explain-pod", "default/worker",
             ],
             2,
         )

@@ -45,7 +45,8 @@ def test_taint_message(version: str, reason: str) -> None:
         ("1.30", None, False, 100),  # best-effort pod: 1.30 scores the node as is
         ("1.32", None, False, 100),
         ("1.36", None, True, 0),  # skipped at PreScore; Score without PreScore gives 0
-        ("1.36", "1", False, 87),
+        ("1.32", "1", False, 87),  # s(.25, 0) = 87
+        ("1.36", "1", False, 68),  # the change from an empty node's 100: 50 + (50 + 87 - 100) // 2
     ],
 )
 def test_balanced_best_effort(version: str, cpu: str | None, skipped: bool, score: int) -> None:

@@ -1,7 +1,8 @@
 """NodeResourcesBalancedAllocation (noderesources/balanced_allocation.go).
 
 Favours nodes whose utilisation fractions of the configured resources are close
-to each other once the pod is placed: score = (1 - std) * MaxNodeScore.
+to each other once the pod is placed: score = (1 - std) * MaxNodeScore. From v1.36
+the score is how much the pod improves that balance (``balance_change_score``).
 """
 
 from __future__ import annotations
@@ -51,8 +52,23 @@ def balanced_resource_scorer(requested: Sequence[int], allocatable: Sequence[int
     return int((1 - std) * float(MAX_NODE_SCORE))
 
 
+def balance_change_score(
+    requested: Sequence[int], allocated: Sequence[int], allocatable: Sequence[int]
+) -> int:
+    """v1.36: how the pod changes the node's balance, mapped onto [50, 100] (75: no change).
+
+    Each balance score lies in [50, 100], so the numerator is never negative and floor
+    division equals Go's truncating int64 division.
+    """
+    with_pod = balanced_resource_scorer(requested, allocatable)
+    without_pod = balanced_resource_scorer(allocated, allocatable)
+    half = MAX_NODE_SCORE // 2
+    return half + (half + with_pod - without_pod) // 2
+
+
 class BalancedAllocation:
-    """PreScore and Score; v1.30 never skips, v1.33+ skips best-effort pods."""
+    """PreScore and Score; v1.30 never skips, v1.33+ skips best-effort pods, v1.36+ scores
+    the change in balance."""
 
     name = NAME
 
@@ -61,7 +77,9 @@ class BalancedAllocation:
     ) -> None:
         args = args if args is not None else NodeResourcesBalancedAllocationArgs()
         self.handle = handle
-        self.skip_best_effort = features_of(handle).balanced_skip_best_effort
+        features = features_of(handle)
+        self.skip_best_effort = features.balanced_skip_best_effort
+        self.change_in_balance = features.balanced_change_in_balance
         # Real requests, not the non-zero defaults: a request-less pod changes no fraction.
         self.scorer = ResourceAllocationScorer(
             NAME, balanced_resource_scorer, args.resources, use_requested=True
@@ -81,6 +99,10 @@ class BalancedAllocation:
         requests = self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod)
         if self._best_effort(requests):
             return 0, None
+        if self.change_in_balance:
+            if not self.scorer.resources:
+                return 0, Status(Code.ERROR, "resources not found")
+            return balance_change_score(*self.scorer.lists(node_info, requests)), None
         return self.scorer.score(node_info, requests)
 
     def score_array(
@@ -89,7 +111,9 @@ class BalancedAllocation:
         requests = self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod)
         if not self.scorer.resources:
             return None
-        return balanced_scores(self.scorer, requests, columns, index)
+        return balanced_scores(
+            self.scorer, requests, columns, index, change_in_balance=self.change_in_balance
+        )
 
     def score_extensions(self) -> ScoreExtensions | None:
         return None

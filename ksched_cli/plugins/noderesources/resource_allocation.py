@@ -117,6 +117,23 @@ class ResourceAllocationScorer:
         return self.scorer(requested, allocatable), None
 
 
+    def lists(
+        self, node_info: NodeInfo, pod_requests: Sequence[int]
+    ) -> tuple[list[int], list[int], list[int]]:
+        """(requested, allocated, allocatable) as v1.36's calculateNodeAllocatableRequest
+        builds them: ``allocated`` is the node's use before the pod, ``requested`` after it,
+        and a resource left out is zero in all three."""
+        requested: list[int] = []
+        allocated: list[int] = []
+        allocatable: list[int] = []
+        for i in range(len(self._kinds)):
+            alloc, req = self.allocatable_requested(node_info, i, pod_requests[i])
+            allocatable.append(alloc)
+            requested.append(req if alloc else 0)
+            allocated.append(req - pod_requests[i] if alloc else 0)
+        return requested, allocated, allocatable
+
+
 def _allocatable_requested(
     kind: int, name: str, node_info: NodeInfo, used: Resource, pod_request: int
 ) -> tuple[int, int]:

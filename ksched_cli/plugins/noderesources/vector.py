@@ -116,11 +116,27 @@ def balanced_scores(
     pod_requests: Sequence[int],
     columns: NodeColumns,
     index: IntArray,
+    change_in_balance: bool = False,
 ) -> IntArray | None:
-    """balancedResourceScorer for up to two resources (the std-deviation shortcut)."""
+    """balancedResourceScorer for up to two resources (the std-deviation shortcut); with
+    ``change_in_balance`` v1.36's score of the balance with the pod against without it."""
     pairs = _pairs(scorer, pod_requests, columns, index)
     if len(pairs) > 2:
         return None
+    with_pod = _balance(pairs, len(index))
+    if not change_in_balance:
+        return with_pod
+    before = [
+        (alloc, np.where(alloc != 0, req - pod_request, 0))
+        for (alloc, req), pod_request in zip(pairs, pod_requests, strict=True)
+    ]
+    half = MAX_NODE_SCORE // 2
+    result: IntArray = half + (half + with_pod - _balance(before, len(index))) // 2
+    return result
+
+
+def _balance(pairs: list[tuple[IntArray, IntArray]], count: int) -> IntArray:
+    """(1 - std) * MaxNodeScore of the capped fractions, truncated, per node."""
     fractions = []
     for alloc, req in pairs:
         present = alloc != 0
@@ -128,7 +144,7 @@ def balanced_scores(
             req.astype(np.float64) / np.where(present, alloc, 1).astype(np.float64), 1.0
         )
         fractions.append((present, fraction))
-    std = np.zeros(len(index), dtype=np.float64)
+    std = np.zeros(count, dtype=np.float64)
     if len(fractions) == 2:
         (p0, f0), (p1, f1) = fractions
         std = np.where(p0 & p1, np.abs((f0 - f1) / 2), 0.0)
