@@ -100,3 +100,26 @@ class ObjectError(ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+    def all(self) -> list[ObjectError]:
+        """Every problem this error stands for, in order."""
+        return [self]
+
+    def prefixed(self, prefix: str) -> ObjectError:
+        """The same problem(s) with ``prefix.`` before each field path."""
+        return ObjectError(f"{prefix}.{self.field}", self.message)
+
+
+class ObjectErrors(ObjectError):
+    """Several problems of one object found by one check (the API server lists them all);
+    it reads as its first problem where only one is shown."""
+
+    def __init__(self, errors: list[ObjectError]) -> None:
+        super().__init__(errors[0].field, errors[0].message)
+        self.errors = errors
+
+    def all(self) -> list[ObjectError]:
+        return list(self.errors)
+
+    def prefixed(self, prefix: str) -> ObjectError:
+        return ObjectErrors([e.prefixed(prefix) for e in self.errors])

@@ -8,13 +8,15 @@ as the API server does (``drop_disabled``), so nothing here runs for it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ObjectError
+from ..errors import ObjectError, ObjectErrors
 from .fields import Raw, mapping, objects
 from .go_quantity import Quantity, parse_list
+from .quantity import QuantityError, parse_quantity
 from .resources import ExactList, aggregate
 
 HUGEPAGES_PREFIX = "hugepages-"
@@ -83,7 +85,9 @@ def parse_pod_resources(spec: Raw) -> PodResources | None:
     if requests or limits:
         _default_hugepage_limits(requests, limits, containers)
         _default_requests(requests, limits, containers)
-    _validate(requests, limits, containers)
+    problems = _validate(spec, requests, limits, containers)
+    if problems:
+        raise ObjectErrors(problems) if len(problems) > 1 else problems[0]
     return PodResources(
         {k: q.value for k, q in requests.items()}, {k: q.value for k, q in limits.items()}
     )
@@ -160,48 +164,122 @@ def _default_requests(
 
 def _at_least_containers(
     pod: dict[str, Quantity], containers: dict[str, Quantity], key: str
-) -> None:
+) -> list[ObjectError]:
     """validatePodResourceConsistency: each pod-level amount covers the containers' total."""
-    for name, total in containers.items():
-        given = pod.get(name)
-        if given is not None and total.value > given.value:
-            raise ObjectError(
-                f"spec.resources.{key}.{name}",
-                f"Invalid value: {given.go_quote()}: must be greater than or equal to "
-                f"aggregate container {key} of {total}",
-            )
+    return [
+        ObjectError(
+            f"spec.resources.{key}.{name}",
+            f"Invalid value: {pod[name].go_quote()}: must be greater than or equal to "
+            f"aggregate container {key} of {total}",
+        )
+        for name, total in containers.items()
+        if name in pod and total.value > pod[name].value
+    ]
 
 
 def _validate(
-    requests: dict[str, Quantity], limits: dict[str, Quantity], c: _Containers
-) -> None:
-    supported = ", ".join(f'"{n}"' for n in SUPPORTED_NAMES)
-    for key, amounts in (("limits", limits), ("requests", requests)):
-        for name in amounts:
-            if not is_supported(name):
-                raise ObjectError(
-                    f"spec.resources.{key}.{name}",
-                    f'Unsupported value: "{name}": supported values: {supported}',
-                )
-    for name, q in requests.items():
-        limit = limits.get(name)
-        if limit is not None and q.value > limit.value:
-            raise ObjectError(
-                "spec.resources.requests",
-                f"Invalid value: {q.go_quote()}: must be less than or equal to {name} limit "
-                f"of {limit}",
-            )
-    _at_least_containers(requests, _aggregate(c, limits=False), "requests")
+    spec: Raw, requests: dict[str, Quantity], limits: dict[str, Quantity], c: _Containers
+) -> list[ObjectError]:
+    """validatePodResources: every problem, in the API server's order of checks."""
+    os_name = spec.get("os", {}).get("name") if isinstance(spec.get("os"), Mapping) else None
+    if os_name == "windows":
+        return [ObjectError("spec.resources", "Forbidden: may not be set for a windows pod")]
+    problems: list[ObjectError] = []
+    resources = spec.get("resources")
+    if isinstance(resources, Mapping) and resources.get("claims") is not None:
+        problems.append(ObjectError(
+            "spec.resources.claims", "Forbidden: claims may not be set for Resources at pod-level"
+        ))
+    problems += _requirements(requests, limits)
+    problems += _at_least_containers(requests, _aggregate(c, limits=False), "requests")
     hugepages = {
         k: v for k, v in _aggregate(c, limits=True).items() if k.startswith(HUGEPAGES_PREFIX)
     }
-    _at_least_containers(limits, hugepages, "limits")
+    problems += _at_least_containers(limits, hugepages, "limits")
     for path, _, lims in c.regular:
         for name, q in lims.items():
             pod = limits.get(name)
             if pod is not None and q.value > pod.value:
-                raise ObjectError(
+                problems.append(ObjectError(
                     f"{path}.resources.limits.{name}",
                     f"Invalid value: {q.go_quote()}: must be less than or equal to pod "
                     f"limits of {pod}",
-                )
+                ))
+    return problems
+
+
+def _requirements(
+    requests: dict[str, Quantity], limits: dict[str, Quantity]
+) -> list[ObjectError]:
+    """validateResourceRequirements with validatePodResourceName, for ``spec.resources``
+    (negative amounts and malformed names are the schema walk's, which runs first)."""
+    problems: list[ObjectError] = []
+    for name, q in limits.items():
+        problems += _name_and_pages("limits", name, q)
+    for name, q in requests.items():
+        problems += _name_and_pages("requests", name, q, checked_pages=False)
+        limit = limits.get(name)
+        if limit is not None and not _overcommit_allowed(name) and q.value != limit.value:
+            problems.append(ObjectError(
+                "spec.resources.requests",
+                f"Invalid value: {q.go_quote()}: must be equal to {name} limit of {limit}",
+            ))
+        elif limit is not None and q.value > limit.value:
+            problems.append(ObjectError(
+                "spec.resources.requests",
+                f"Invalid value: {q.go_quote()}: must be less than or equal to {name} limit "
+                f"of {limit}",
+            ))
+        elif limit is None and not _overcommit_allowed(name):
+            problems.append(ObjectError(
+                "spec.resources.limits",
+                "Required value: Limit must be set for non overcommitable resources",
+            ))
+        problems += _pages("requests", name, q)
+    named = [*limits, *requests]
+    if any(n.startswith(HUGEPAGES_PREFIX) for n in named) and not any(
+        n in ("cpu", "memory") for n in named
+    ):
+        problems.append(ObjectError("spec.resources", "Forbidden: HugePages require cpu or memory"))
+    return problems
+
+
+def _name_and_pages(
+    key: str, name: str, q: Quantity, checked_pages: bool = True
+) -> list[ObjectError]:
+    """validatePodResourceName, then (for limits) the hugepage size check."""
+    problems = []
+    if not is_supported(name):
+        supported = ", ".join(f'"{n}"' for n in SUPPORTED_NAMES)
+        problems.append(ObjectError(
+            f"spec.resources.{key}.{name}",
+            f'Unsupported value: "{name}": supported values: {supported}',
+        ))
+    return problems + (_pages(key, name, q) if checked_pages else [])
+
+
+def _pages(key: str, name: str, q: Quantity) -> list[ObjectError]:
+    """validateResourceQuantityHugePageValue for a new pod."""
+    if not name.startswith(HUGEPAGES_PREFIX) or _divisible(name, q):
+        return []
+    return [ObjectError(
+        f"spec.resources.{key}.{name}",
+        f"Invalid value: {q.go_quote()}: {q} is not positive integer multiple of {name}",
+    )]
+
+
+def _overcommit_allowed(name: str) -> bool:
+    """IsOvercommitAllowed: a native resource (no domain, or kubernetes.io) but hugepages."""
+    native = "/" not in name or "kubernetes.io/" in name
+    return native and not name.startswith(HUGEPAGES_PREFIX)
+
+
+def _divisible(name: str, q: Quantity) -> bool:
+    """IsHugePageResourceValueDivisible: a whole multiple of the page size in the name."""
+    try:
+        size = parse_quantity(name[len(HUGEPAGES_PREFIX):])
+    except QuantityError:
+        return False
+    if size <= 0 or size.denominator != 1:  # Sign() <= 0, or MilliValue() % 1000 != 0
+        return False
+    return math.ceil(q.value) % int(size) == 0  # Value() rounds up

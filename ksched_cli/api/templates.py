@@ -46,7 +46,7 @@ def parse_template(owner: Raw, raw: Any, path: str, namespace: str) -> PodTempla
     try:
         pod = parse_pod(pod_raw)
     except ObjectError as exc:
-        raise ObjectError(f"{path}.{exc.field}", exc.message) from None
+        raise exc.prefixed(path) from None
     return PodTemplate(
         raw=raw,
         labels=dict(pod.labels),

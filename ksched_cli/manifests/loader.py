@@ -264,7 +264,7 @@ class _Builder:
             if not problems:
                 self._store(kind, spec, raw, origin)
         except ObjectError as exc:
-            problems = [exc]
+            problems = exc.all()
         for found in problems:
             self._report(origin, describe(kind, raw, spec.namespaced), found.field, found.message)
 

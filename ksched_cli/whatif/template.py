@@ -9,7 +9,7 @@ from typing import Any
 from ..api.pod import Pod, parse_pod
 from ..api.pod_level import drop_disabled
 from ..engine.cluster import Cluster
-from ..errors import KschedError, Location, ObjectError
+from ..errors import KschedError, KschedErrors, Location, ObjectError
 from ..manifests.admission import Admission
 from ..manifests.files import read_documents
 from ..manifests.loader import Origin, positioned_error
@@ -73,8 +73,12 @@ def read_template(file: str, cluster: Cluster) -> Pod:
         # As the API server admits a new pod: LimitRanger defaults, then Priority.
         pod = Admission.of(cluster).admit_new(pod, explicit)
     except ObjectError as exc:
-        inside = prefix and not exc.field.startswith(prefix)
-        field = f"{prefix}.{exc.field}" if inside else exc.field
-        raise positioned_error(origin, str(kind), field, exc.message, text,
-                               len(documents)) from None
+        errors = []
+        for found in exc.all():
+            inside = prefix and not found.field.startswith(prefix)
+            field = f"{prefix}.{found.field}" if inside else found.field
+            errors.append(
+                positioned_error(origin, str(kind), field, found.message, text, len(documents))
+            )
+        raise (errors[0] if len(errors) == 1 else KschedErrors(errors)) from None
     return pod

@@ -130,3 +130,25 @@ def test_template_errors_are_positioned(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert result.stderr.startswith(f"{bad}:")
     assert "Deployment (document 1): spec.template.spec.containers: Required value" in (
         result.stderr)
+
+
+def test_template_lists_every_pod_level_problem(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A template's pod-level resources (1.36) are checked as a new pod's: every problem."""
+    bad = tmp_path / "pod.yaml"
+    bad.write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+        "  resources: {requests: {cpu: '1'}, limits: {cpu: '1'}}\n"
+        "  containers:\n  - {name: a, image: x, resources: {requests: {cpu: '2'}}}\n"
+        "  - {name: b, image: x, resources: {limits: {cpu: '3'}}}\n",
+        encoding="utf-8",
+    )
+    result = run(monkeypatch, str(bad), CLUSTER, "--kubernetes-version", "1.36")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{bad}:5:26: error: Pod (document 1): spec.resources.requests.cpu: Invalid value: "
+        '"1": must be greater than or equal to aggregate container requests of 5',
+        f"{bad}:8:46: error: Pod (document 1): spec.containers[1].resources.limits.cpu: "
+        'Invalid value: "3": must be less than or equal to pod limits of 1',
+    ]
