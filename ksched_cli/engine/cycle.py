@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..api.pod import Pod
@@ -110,12 +111,16 @@ class SchedulingCycle:
             engine.delete_pod(victim)
             deleted.append(PodEvent(DELETE, victim, victim.node_name))
             engine.decide(victim, rec.PREEMPTED, node=victim.node_name, preempted_by=preemptor.key)
+        cleared = []
         for pi in engine.nominator.pods_for_node(node):
             if pi.pod.priority < preemptor.priority:
+                cleared.append(replace(pi.pod))
                 engine.nominator.delete(pi.pod)
                 pi.pod.nominated_node_name = ""
         if post.victims:
             engine.cluster_changed(*deleted)
+        for before in cleared:  # their status updates follow the victims' deletions
+            engine.nomination_ended(before)
 
     def _failure(
         self,
@@ -138,12 +143,15 @@ class SchedulingCycle:
             engine.queue.add_unschedulable(
                 info, engine.queue.scheduling_cycle, engine.clock, bool(rejectors)
             )
+        before = pod.nominated_node_name
         if nominate is not None:
             pod.nominated_node_name = nominate
         if pod.nominated_node_name:
             engine.nominator.add(pod, pod.nominated_node_name)
         else:
             engine.nominator.delete(pod)
+        if before and before != pod.nominated_node_name:
+            engine.nomination_ended(replace(pod, nominated_node_name=before))
 
     # --- success path ---------------------------------------------------------------
     def _assume_and_bind(

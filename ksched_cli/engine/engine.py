@@ -23,7 +23,7 @@ from .cycle import SchedulingCycle
 from .nominator import Nominator
 from .pdb_status import fill_missing_statuses
 from .permit import PermitWaits
-from .pod_events import PodEvent
+from .pod_events import DELETE, PodEvent
 from .queue import SchedulingQueue
 from .runtime import Framework
 from .schedule_one import Sampler
@@ -295,6 +295,20 @@ class Engine:
             for pod_info in previous.pods if previous is not None else ():
                 info.add_pod(pod_info.pod)
         self.plan.node_count = len(self._cluster.nodes)
+
+    def nomination_ended(self, before: Pod) -> list[QueuedPodInfo] | None:
+        """A pending pod's nomination changed or ended, or the pod was deleted (v1.33+):
+        lower- and equal-priority pods counted it as assigned, so for them it is an
+        AssignedPodDelete of ``before`` (the pod as it was, still nominated). Returns the
+        pods moved, None where the release sends no such event."""
+        if not self.features.nominated_pod_events or self.queue.hints is None:
+            return None
+        priority = before.priority
+        return self.queue.move_with_hints(
+            self.clock,
+            PodEvent(DELETE, before, ""),
+            pre_check=lambda info: info.pod.priority <= priority,
+        )
 
     def cluster_changed(self, *events: PodEvent) -> None:
         """A pod was bound, deleted or unreserved: unschedulable pods move.

@@ -202,13 +202,24 @@ class SchedulingQueue:
         self.move_request_cycle = self.scheduling_cycle
         return moved
 
-    def move_with_hints(self, now: float, event: Event) -> list[QueuedPodInfo]:
-        """A cluster event under queueing hints: the pods it moved, in queue order."""
+    def move_with_hints(
+        self,
+        now: float,
+        event: Event,
+        pre_check: Callable[[QueuedPodInfo], bool] | None = None,
+    ) -> list[QueuedPodInfo]:
+        """A cluster event under queueing hints: the pods it moved, in queue order. Only
+        pods ``pre_check`` accepts are considered (the in-flight record is unfiltered)."""
         assert self.hints is not None
-        return self._move_with_hints(now, "", event, self.hints)
+        return self._move_with_hints(now, "", event, self.hints, pre_check)
 
     def _move_with_hints(
-        self, now: float, exclude: str, event: Event, hints: Hints
+        self,
+        now: float,
+        exclude: str,
+        event: Event,
+        hints: Hints,
+        pre_check: Callable[[QueuedPodInfo], bool] | None = None,
     ) -> list[QueuedPodInfo]:
         """movePodsToActiveOrBackoffQueue with hints, then record the in-flight event."""
         if not hints.of_interest(event):
@@ -216,6 +227,8 @@ class SchedulingQueue:
         moved = []
         for info in list(self.unschedulable.values()):
             if info.pod.uid == exclude or not hints.concerns(info, event):
+                continue
+            if pre_check is not None and not pre_check(info):
                 continue
             strategy = hints.worth_requeuing(info, event)
             if strategy == SKIP:

@@ -50,9 +50,16 @@ Hint = Callable[[Any, Pod, PodEvent, Features], bool]
 Event = PodEvent | NodeEvent | StorageEvent
 
 
-def _fit(_plugin: Any, _pod: Pod, event: PodEvent, _f: Features) -> bool:
-    # isSchedulableAfterPodEvent: any deleted scheduled pod may free resources.
-    return bool(event.node)
+def _held_a_place(event: PodEvent, features: Features) -> bool:
+    """The deleted pod was scheduled or (v1.33+) nominated: it may free room."""
+    return bool(event.node) or (
+        features.nominated_pod_events and bool(event.pod.nominated_node_name)
+    )
+
+
+def _fit(_plugin: Any, _pod: Pod, event: PodEvent, features: Features) -> bool:
+    # isSchedulableAfterPodEvent: any deleted scheduled (or nominated) pod may free resources.
+    return _held_a_place(event, features)
 
 
 def _host_ports(pod: Pod, sidecars: bool) -> set[tuple[str, str, int]]:
@@ -63,9 +70,9 @@ def _host_ports(pod: Pod, sidecars: bool) -> set[tuple[str, str, int]]:
     }
 
 
-def _node_ports(plugin: Any, pod: Pod, event: PodEvent, _f: Features) -> bool:
+def _node_ports(plugin: Any, pod: Pod, event: PodEvent, features: Features) -> bool:
     # isSchedulableAfterPodDeleted: Queue when the deleted pod held a port the pod wants.
-    if not event.node:
+    if not _held_a_place(event, features):
         return False
     used = HostPortInfo()
     for ip, protocol, port in _host_ports(event.pod, False):
@@ -112,9 +119,7 @@ def _volume_restrictions(_plugin: Any, pod: Pod, event: PodEvent, _f: Features) 
 
 def _node_volume_limits(_plugin: Any, _pod: Pod, event: PodEvent, features: Features) -> bool:
     deleted = event.pod
-    # v1.33: a deleted pod that only held a nomination frees volumes too.
-    nominated = features.csi_limits_hints_v2 and bool(deleted.nominated_node_name)
-    if not deleted.volumes or not (event.node or nominated):
+    if not deleted.volumes or not _held_a_place(event, features):
         return False
     return any(
         v.claim_name is not None or is_ephemeral(v) or plugin_for_inline(v) is not None

@@ -83,7 +83,15 @@ class Features:
     csi_limits_hints_v2: bool = _switch(
         "1.33",
         f"{SRC_133}: nodevolumelimits/csi.go EventsToRegister, isSchedulableAfterPodDeleted",
-        "NodeVolumeLimits hints CSINode updates, VolumeAttachment deletions, nominated pods",
+        "NodeVolumeLimits hints CSINode updates and VolumeAttachment deletions",
+    )
+    nominated_pod_events: bool = _switch(
+        "1.33",
+        f"{SRC_133}: eventhandlers.go updatePodInSchedulingQueue (hasNominatedNodeNameChanged) "
+        "and deletePodFromSchedulingQueue; noderesources/fit.go, nodeports/node_ports.go and "
+        "nodevolumelimits/csi.go pod-delete hints",
+        "a pending pod's nomination ending (changed, cleared, the pod deleted) is an "
+        "AssignedPodDelete for pods of lower or equal priority",
     )
     pop_from_backoff_q: bool = _switch(
         "1.33",

@@ -70,6 +70,7 @@ class LiveTarget:
             info = engine.snapshot.get(pod.node_name)
             if info is not None:
                 info.remove_pod(pod)
+        nominated = not bound and bool(engine.nominator.node_of(pod))
         engine.delete_pod(pod)
         engine.nominator.delete(pod)
         engine.queued.pop(pod.uid, None)
@@ -77,6 +78,12 @@ class LiveTarget:
             self._hinted_event(PodEvent(DELETE, pod, pod.node_name), ev.ASSIGNED_POD_DELETE.label)
         elif bound:
             self._event(ev.ASSIGNED_POD_DELETE, None)
+        elif nominated:
+            # deletePodFromSchedulingQueue (v1.33+): the nominated pod was as good as assigned.
+            moved = engine.nomination_ended(pod)
+            if moved is not None:
+                keys = [info.pod.key for info in moved]
+                self.requeues.append(Requeue(ev.ASSIGNED_POD_DELETE.label, keys))
 
     def create_pod(self, pod: Pod) -> None:
         """A pending pod is queued (addPodToSchedulingQueue); a bound one joins its node

@@ -22,6 +22,8 @@ BATCH = "tests/versions/clusters/batch.yaml"
 BATCH_PROFILE = "tests/versions/clusters/batch-profile.yaml"
 REQUEUE = "tests/versions/clusters/requeue"
 STORAGE = "tests/versions/clusters/storage-requeue"
+NOMINATION = "tests/versions/clusters/nomination-ends.yaml"
+NOMINATED_DELETE = "tests/versions/clusters/nominated-delete"
 
 CASES: dict[str, tuple[list[str], int]] = {
     "versions.txt": (["versions", "--changes"], 0),
@@ -71,6 +73,22 @@ CASES: dict[str, tuple[list[str], int]] = {
             2,
         )
         for v in ("1.30", "1.32", "1.36")
+    },
+    # A nomination ending without a bind, then a nominated pending pod deleted: v1.33+
+    # sends an AssignedPodDelete to lower- and equal-priority pods, v1.32 nothing.
+    **{
+        f"nomination-ends.{v}.txt": (
+            ["plan", NOMINATION, "-o", "wide", "--kubernetes-version", v], 2
+        )
+        for v in ("1.30", "1.32", "1.36")
+    },
+    **{
+        f"nominated-delete.{v}.txt": (
+            ["simulate", f"{NOMINATED_DELETE}/scenario.yaml", f"{NOMINATED_DELETE}/cluster.yaml",
+             "--kubernetes-version", v],
+            0 if v == "1.36" else 2,
+        )
+        for v in ("1.32", "1.36")
     },
     # Storage objects: v1.30's registrations against v1.36's storage hints.
     **{

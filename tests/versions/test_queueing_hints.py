@@ -79,6 +79,37 @@ def test_fit_hint(name: str, event: PodEvent, want: str) -> None:
     assert worth_requeuing(_info(rejectors={"NodeResourcesFit"}), event, {}) == want, name
 
 
+def _nominated(spec: dict[str, Any] | None = None) -> PodEvent:
+    """A pending pod whose nomination to n1 ended: deleted, as the queue sees it."""
+    pod = make_pod("nominated", spec=spec)
+    pod.nominated_node_name = "n1"
+    return PodEvent(DELETE, pod, "")
+
+
+@pytest.mark.parametrize(
+    ("name", "rejector", "event", "want_132", "want_136"),
+    [
+        # v1.33 Test_isSchedulableAfterPodEvent / Test_isSchedulableAfterAssignedPodDeleted:
+        # a deleted pod that was only nominated may free resources or ports too.
+        ("fit: nominated pod deleted", "NodeResourcesFit", _nominated(), SKIP, AFTER_BACKOFF),
+        ("fit: unscheduled, unnominated pod deleted", "NodeResourcesFit",
+         PodEvent(DELETE, make_pod("x"), ""), SKIP, SKIP),
+        ("ports: nominated pod held the port", "NodePorts", _nominated(_ports(8080)), SKIP,
+         AFTER_BACKOFF),
+        ("ports: nominated pod held another port", "NodePorts", _nominated(_ports(8081)), SKIP,
+         SKIP),
+    ],
+)
+def test_nominated_pod_hints(
+    name: str, rejector: str, event: PodEvent, want_132: str, want_136: str
+) -> None:
+    info = _info(_ports(8080), {rejector})
+    plugins = {"NodePorts": nodeports.Plugin(None, None)}
+    for version, want in (("1.32", want_132), ("1.36", want_136)):
+        features = release(version).features
+        assert worth_requeuing(info, event, plugins, features) == want, (name, version)
+
+
 AFFINITY = {
     "affinity": {
         "podAffinity": {
