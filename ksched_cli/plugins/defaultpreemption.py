@@ -15,6 +15,7 @@ from ..framework.podinfo import PodInfo
 from ..framework.preemption import Evaluator, Screened
 from ..framework.status import Code, Status
 from ..framework.types import PostFilterResult
+from ..versions.features import features_of
 from .noderesources.fit import PRE_FILTER_STATE_KEY as FIT_STATE_KEY
 from .noderesources.fit import PreFilterState as FitState
 from .preemption_room import DryRunNumbers
@@ -40,6 +41,7 @@ class Plugin:
     def __init__(self, args: DefaultPreemptionArgs | None, handle: Handle) -> None:
         self.args = args or DefaultPreemptionArgs()
         self.handle = handle
+        self._sort_victims = features_of(handle).victims_sorted_after_reprieve
         # Decided once per PostFilter: dry runs may work on resource numbers alone,
         # everywhere or on nodes whose moving pods these filters ignore.
         self._resource_only = False
@@ -213,7 +215,7 @@ class Plugin:
                 return False
             return True
 
-        victims, num_violating = reprieve(potential, pdbs, fits)
+        victims, num_violating = reprieve(potential, pdbs, fits, self._sort_victims)
         return victims, num_violating, None
 
     def _extension(

@@ -27,24 +27,36 @@ def lower_priority_in_visit_order(pod: Pod, node_info: NodeInfo) -> list[PodInfo
 
 
 def reprieve(
-    potential: list[PodInfo], pdbs: Sequence[PodDisruptionBudget], fits: Callable[[PodInfo], bool]
+    potential: list[PodInfo],
+    pdbs: Sequence[PodDisruptionBudget],
+    fits: Callable[[PodInfo], bool],
+    sort_victims: bool = False,
 ) -> tuple[list[Pod], int]:
     """Give back pods, most important first, PDB-violating ones first; the rest are victims.
 
     ``fits(pod_info)`` puts the pod back and keeps it if the preemptor still fits (else it
-    takes it away again). Returns the victims and how many of them violate a PDB.
+    takes it away again). Returns the victims and how many of them violate a PDB. With
+    ``sort_victims`` (v1.32+, and v1.30.7) victims from both groups are sorted most
+    important first again, so the first victim is the highest-priority one.
     """
     # Python's sort is stable: equal pods keep the node's pod-list order (§5).
-    potential.sort(key=lambda pi: (-pi.pod.priority, _start(pi.pod)))
+    potential.sort(key=_importance)
     violating, non_violating = filter_pods_with_pdb_violation(potential, pdbs)
-    victims: list[Pod] = []
+    victims: list[PodInfo] = []
     num_violating = 0
     for group, counts in ((violating, True), (non_violating, False)):
         for pi in group:
             if not fits(pi):
-                victims.append(pi.pod)
+                victims.append(pi)
                 num_violating += counts
-    return victims, num_violating
+    if sort_victims and violating and non_violating:
+        victims.sort(key=_importance)
+    return [pi.pod for pi in victims], num_violating
+
+
+def _importance(pi: PodInfo) -> tuple[int, float]:
+    """MoreImportantPod as a sort key: higher priority, then earlier start, first."""
+    return -pi.pod.priority, _start(pi.pod)
 
 
 def _start(pod: Pod) -> float:

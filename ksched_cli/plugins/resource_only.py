@@ -26,6 +26,7 @@ from ..framework.nominations import PODS_COUNT
 from ..framework.podinfo import PodInfo
 from ..framework.preemption import Screened
 from ..framework.status import Code, Status, as_error
+from ..versions.features import features_of
 from .noderesources.fit import NAME as FIT
 from .noderesources.fit import PRE_FILTER_STATE_KEY, PreFilterState
 from .noderesources.usage import FitStatuses, Usage, fit_codes, live_usage, nominated_usage
@@ -190,6 +191,7 @@ def select_victims_by_resources(
     potential = lower_priority_in_visit_order(pod, node_info)
     if not potential:
         return [], 0, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
+    sort_victims = features_of(handle).victims_sorted_after_reprieve
     if numbers is not None:
         room = numbers.rooms.room(node_info)
     else:
@@ -214,7 +216,7 @@ def select_victims_by_resources(
     if not movers:
         # From here only resources can fail, and the pod fits with the nominated pods
         # exactly when both passes of RunFilterPluginsWithNominatedPods let it.
-        victims, num_violating = reprieve(potential, pdbs, room.take)
+        victims, num_violating = reprieve(potential, pdbs, room.take, sort_victims)
         return victims, num_violating, None
 
     def fits(pi: PodInfo) -> bool:
@@ -226,7 +228,7 @@ def select_victims_by_resources(
         _extension(handle.run_pre_filter_extension_remove_pod(work, pod, pi, node_info))
         return False
 
-    victims, num_violating = reprieve(potential, pdbs, fits)
+    victims, num_violating = reprieve(potential, pdbs, fits, sort_victims)
     return victims, num_violating, None
 
 

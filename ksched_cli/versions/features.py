@@ -44,6 +44,12 @@ class Features:
         f"{SRC_132}: schedule_one.go findNodesThatPassExtenders",
         "an extender's failure replaces a node's status instead of adding a reason",
     )
+    victims_sorted_after_reprieve: bool = _switch(
+        "1.32",
+        f"{SRC_132}: defaultpreemption/default_preemption.go SelectVictimsOnNode (#128307, "
+        "also in v1.30.7)",
+        "a node's victims are sorted most important first after the PDB-aware reprieve",
+    )
     sidecar_non_zero_requested: bool = _switch(
         "1.32",
         f"{SRC_132}: framework/types.go calculateResource",

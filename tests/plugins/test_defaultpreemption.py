@@ -17,7 +17,8 @@ from ksched_cli.framework.podinfo import pod_info
 from ksched_cli.framework.preemption import Candidate, pick_one_node_for_preemption
 from ksched_cli.framework.status import Code, Status
 from ksched_cli.plugins.defaultpreemption import Plugin
-from ksched_cli.plugins.preemption_victims import filter_pods_with_pdb_violation
+from ksched_cli.plugins.preemption_victims import filter_pods_with_pdb_violation, reprieve
+from ksched_cli.versions.releases import release
 from tests.fakes import FakeHandle, make_node, make_pod
 
 
@@ -200,3 +201,45 @@ def test_select_victims_reports_filter_failure_after_removing_all() -> None:
     )
     assert (victims, violations) == ([], 0)
     assert status is not None and status.reasons == ["Insufficient cpu"]
+
+
+@pytest.mark.parametrize(("version", "expected"), [("1.30", "node1"), ("1.32", "node2"),
+                                                  ("1.36", "node2")])
+def test_min_highest_priority_node_after_pdb_reprieve(version: str, expected: str) -> None:
+    """TestPostFilter "pod can be made schedulable on minHighestPriority node" (#128307,
+    in v1.32 and v1.30.7; v1.30.6 predates it). node1's victims are p2 (low, PDB-violating,
+    reprieved first) and p1 (high): only once sorted is node1's highest victim p1 (high),
+    which loses to node2's p3 (mid)."""
+    nodes = [make_node(n, pods="1") for n in ("node1", "node2")]
+    pods = [
+        make_pod("p1", node="node1", priority=1000, labels={"app": "ok"}),
+        make_pod("p2", node="node1", priority=10, labels={"app": "strict"}),
+        make_pod("p3", node="node2", priority=100, labels={"app": "strict"}),
+        make_pod("p", priority=10000),
+    ]
+    for i, p in enumerate(pods):
+        p.load_index = i
+    pdbs = [_pdb("violating-pdb", "strict", 0, minAvailable="100%"),
+            _pdb("non-violating-pdb", "ok", 2**31 - 1, minAvailable="0")]
+    config = default_config(release(version).features)
+    plan = Engine(config, Cluster(nodes=nodes, pods=pods, pdbs=pdbs)).run()
+    first = plan.attempts[0]
+    assert (first.result, first.node) == ("Nominated", expected)
+    # v1.30.6 keeps node1's victims in reprieve order, violating ones first.
+    assert first.victims == (["default/p2", "default/p1"] if expected == "node1"
+                             else ["default/p3"])
+
+
+def test_victims_sorted_after_reprieve_only_with_both_groups() -> None:
+    """SelectVictimsOnNode sorts only when both violating and non-violating pods exist."""
+    infos = [pod_info(make_pod(n, priority=p, labels={"app": a}))
+             for n, p, a in (("hi", 100, "ok"), ("lo", 1, "strict"))]
+    pdbs = [_pdb("strict", "strict", 0)]
+    def never(_pi: object) -> bool:
+        return False
+
+    assert reprieve(list(infos), pdbs, never)[0] == [infos[1].pod, infos[0].pod]
+    assert reprieve(list(infos), pdbs, never, sort_victims=True) == (
+        [infos[0].pod, infos[1].pod], 1)
+    assert reprieve(list(infos), [], never, sort_victims=True)[0] == [
+        infos[0].pod, infos[1].pod]
