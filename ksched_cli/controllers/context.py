@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from ..api.affinity_keys import merge_affinity_label_keys
 from ..api.meta import DEFAULT_TIME, ObjectMeta, OwnerReference
 from ..api.pod import Pod
 from ..api.selectors import LabelSelector
@@ -15,6 +16,7 @@ from ..api.templates import PodTemplate
 from ..api.workloads import Workload
 from ..engine.cluster import Cluster
 from ..manifests.admission import Admission
+from ..versions.releases import features_for, minor_version
 from .hashing import generate_name_prefix, name_suffix
 
 OwnerKey = tuple[str, str, str]  # namespace, kind, name
@@ -27,6 +29,9 @@ class Context:
         self.start = DEFAULT_TIME
         self.now = now
         self.admission = Admission.of(cluster)
+        self._merge_affinity_keys = features_for(
+            minor_version(cluster.kubernetes_version)
+        ).match_label_keys_in_pod_affinity
         self._owned: dict[OwnerKey, list[Pod]] = defaultdict(list)
         self._orphans: dict[str, list[Pod]] = defaultdict(list)
         self.names: set[str] = set()
@@ -110,6 +115,8 @@ class Context:
         )
         pod = replace(prototype, meta=meta, workload=workload, info_cache=None, **spec)
         pod.finalize()
+        if self._merge_affinity_keys:  # with the stamped pod's own labels
+            merge_affinity_label_keys(pod)
         self.names.add(pod.key)
         self._owned[(owner.namespace, owner.kind, owner.name)].append(pod)
         return pod

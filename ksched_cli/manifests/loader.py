@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import KUBE_SCHEDULER_VERSION
+from ..api.affinity_keys import merge_affinity_label_keys
 from ..api.fields import Raw, type_name
 from ..api.pod import Pod
 from ..api.pod_level import drop_disabled
@@ -175,6 +176,7 @@ class _Builder:
         # A release without PodLevelResources stores pods without spec.resources.
         features = features_for(minor_version(kubernetes_version))
         self._drop_pod_level = not features.pod_level_resources
+        self._merge_affinity_keys = features.match_label_keys_in_pod_affinity
         self.warnings: list[str] = []
         # kind -> key -> where the object with that key was defined (duplicate detection).
         self._seen: dict[str, dict[str, Origin]] = {kind: {} for kind in KINDS}
@@ -349,6 +351,8 @@ class _Builder:
                     continue
                 if not pod.node_name:
                     pod = admission.limit_ranger(pod)
+                if self._merge_affinity_keys:
+                    merge_affinity_label_keys(pod)
                 admit_pod(pod, explicit, classes, default)
                 other = uids.setdefault(pod.uid, pod.key)
                 if other != pod.key:

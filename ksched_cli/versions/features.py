@@ -29,6 +29,13 @@ class Features:
     # The minor release these switches describe, for messages ("kube-scheduler v1.32 ...").
     version: str = "1.30"
 
+    match_label_keys_in_pod_affinity: bool = _switch(
+        "1.31",
+        "kubernetes/kubernetes pkg/registry/core/pod/strategy.go mutatePodAffinity "
+        "(PrepareForCreate), MatchLabelKeysInPodAffinity beta from v1.31 per its release notes",
+        "a created pod's affinity matchLabelKeys/mismatchLabelKeys join its labelSelectors "
+        "(v1.30's API server drops them)",
+    )
     absent_nodes_status: bool = _switch(
         "1.32",
         f"{SRC_132}: schedule_one.go findNodesThatFitPod, framework/types.go FitError",

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..api.affinity_keys import merge_affinity_label_keys
 from ..api.pod import Pod, parse_pod
 from ..api.pod_level import drop_disabled
 from ..engine.cluster import Cluster
@@ -65,9 +66,12 @@ def read_template(file: str, cluster: Cluster) -> Pod:
     try:
         if kind != "Pod":
             raw, prefix = _template_raw(raw, str(kind))
-        if not features_for(minor_version(cluster.kubernetes_version)).pod_level_resources:
+        features = features_for(minor_version(cluster.kubernetes_version))
+        if not features.pod_level_resources:
             raw = drop_disabled("Pod", raw)
         pod = parse_pod(raw)
+        if features.match_label_keys_in_pod_affinity:
+            merge_affinity_label_keys(pod)
         pod.node_name = ""  # a template never names a node (cluster-capacity clears it)
         explicit = isinstance(raw.get("spec"), Mapping) and raw["spec"].get("priority") is not None
         # As the API server admits a new pod: LimitRanger defaults, then Priority.

@@ -23,6 +23,7 @@ BATCH_PROFILE = "tests/versions/clusters/batch-profile.yaml"
 REQUEUE = "tests/versions/clusters/requeue"
 STORAGE = "tests/versions/clusters/storage-requeue"
 NOMINATION = "tests/versions/clusters/nomination-ends.yaml"
+MATCH_LABEL_KEYS = "tests/versions/clusters/match-label-keys.yaml"
 NOMINATED_DELETE = "tests/versions/clusters/nominated-delete"
 
 CASES: dict[str, tuple[list[str], int]] = {
@@ -73,6 +74,14 @@ CASES: dict[str, tuple[list[str], int]] = {
             2,
         )
         for v in ("1.30", "1.32", "1.36")
+    },
+    # matchLabelKeys of pod anti-affinity: dropped by v1.30, folded into selectors from v1.31.
+    **{
+        f"match-label-keys.{v}.txt": (
+            ["plan", MATCH_LABEL_KEYS, "-o", "wide", "--kubernetes-version", v],
+            2 if v == "1.30" else 0,
+        )
+        for v in ("1.30", "1.32")
     },
     # A nomination ending without a bind, then a nominated pending pod deleted: v1.33+
     # sends an AssignedPodDelete to lower- and equal-priority pods, v1.32 nothing.
