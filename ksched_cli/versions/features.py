@@ -166,7 +166,7 @@ class Features:
         "kubernetes/kubernetes master after PR #135573: noderesources/resource_allocation.go "
         "at 1175e166 (scorer(requested, allocated, allocatable)); balancedResourceScorer's two "
         "lines from the PR's review diff and a 2026-03 master excerpt (balanced_allocation.go "
-        "204-218; the merged file itself was not readable)",
+        "204-218); checked against the post-merge balanced_allocation_test.go table",
         "BalancedAllocation scores the change in balance: 50 + (50 + with pod - without) / 2",
     )
     node_declared_features: bool = _switch(

@@ -64,8 +64,8 @@ RELEASES: dict[str, Release] = {
             "v1.36.3",
             "tables ported from upstream unit tests (v1.32-v1.35) for every switch, and golden "
             "plans; scheduler code read at v1.35.7 plus the v1.36 default profile; "
-            "BalancedAllocation's change-in-balance score read partly in post-merge master "
-            "and checked against the PR's test rows (docs/versions.md)",
+            "BalancedAllocation's change-in-balance score read in post-merge master and "
+            "checked against upstream's post-merge test table (docs/versions.md)",
             "v1.33.3, v1.34.1 and v1.35.7 vendored in openshift-kni/scheduler-plugins@0c967825a, "
             "@30d55f730 and @2117d3e30, k8s.io/kube-scheduler v0.36.3, kubernetes/kubernetes "
             "master after PR #135573 (resource_allocation.go at 1175e166)",

@@ -4,10 +4,10 @@ The table is upstream's (balanced_allocation_test.go of the v1.33-v1.35 line, th
 without DRA objects); its first row, the best-effort pod, is skipped at PreScore only from
 v1.33 and scores as any pod before.
 
-v1.36 scores the change in balance (PR #135573). Its merged test file was not readable:
-the v1.36 column is worked out by hand from the formula (each row's comment), and two
-rows come from the PR's own review threads, whose expected scores agree with it
-("requested resources at node capacity": 62 and 62; "nodes to reach min/max score").
+v1.36 scores the change in balance (PR #135573). The v1.36 column is upstream's own
+post-merge table (TestNodeResourcesBalancedAllocation as rewritten by the PR, a stored copy
+found by its row names; its DRA rows need DRA objects ksched does not read): every
+expected score there equals the formula's, worked out in each row's comment here.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ ROWS: list[tuple[str, dict[str, Any], list[tuple[str, str, str, dict[str, str] |
     ("resources requested, pods scheduled with resources, differently sized nodes",
      cpu_and_memory(""), [("node1", "10000m", "20000", None), ("node2", "10000m", "50000", None)],
      [cpu_only("node1"), cpu_and_memory("node2")], CPU_MEM, [82, 80], [73, 70]),
-    # node1 s(1,0)=50, s(.5,0)=75: 62; node2 s(1,.5)=75, s(.5,.5)=100: 62 (the PR's row)
+    # node1 s(1,0)=50, s(.5,0)=75: 62; node2 s(1,.5)=75, s(.5,.5)=100: 62
     ("requested resources at node capacity",
      cpu_only(""), [("node1", "6000m", "10000", None), ("node2", "6000m", "10000", None)],
      [cpu_only("node1"), cpu_and_memory("node2")], CPU_MEM, [50, 75], [62, 62]),
@@ -86,8 +86,8 @@ ROWS: list[tuple[str, dict[str, Any], list[tuple[str, str, str, dict[str, str] |
     ("node without the scalar resource should skip the scalar resource",
      cpu_and_memory(""), [("node1", "3500m", "40000", GPU8), ("node2", "3500m", "40000", None)],
      [], WITH_GPU, [63, 63], [56, 56]),
-    # The PR's own row (review thread of 2025-12-05): node1 goes from s(1,0)=50 to s(1,1)=100,
-    # the best change (100); node2 from s(0,0)=100 to s(0,1)=50, the worst (50).
+    # A v1.36-only row: node1 goes from s(1,0)=50 to s(1,1)=100, the best change (100);
+    # node2 from s(0,0)=100 to s(0,1)=50, the worst (50).
     ("resources requested, pods scheduled with resources, nodes to reach min/max score",
      _spec("", {"memory": "5000"}),
      [("node1", "3000m", "5000", None), ("node2", "3000m", "5000", None)],
