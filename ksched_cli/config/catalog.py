@@ -150,6 +150,13 @@ _PLUGINS = [
         "node features a pod needs (v1.36+); skips pods that need none",
     ),
     _info(
+        "GangScheduling",
+        "preEnqueue reserve permit",
+        "all-or-nothing for Workload pod groups (v1.35+; its gates are off, so no pod has a "
+        "group and it lets every pod through)",
+        default=False,
+    ),
+    _info(
         "Coscheduling",
         "queueSort preFilter postFilter reserve permit",
         "gang scheduling of PodGroups (all-or-nothing at Permit)",
@@ -171,6 +178,8 @@ def registered(name: str, features: Features = V130) -> bool:
         return features.in_tree_volume_limits_registered
     if name == "NodeDeclaredFeatures":
         return features.node_declared_features
+    if name == "GangScheduling":
+        return features.gang_scheduling_registered
     return name in CATALOG
 
 

@@ -184,6 +184,7 @@ NO_NODE_EVENTS = frozenset(
         "SchedulingGates",
         "NodeVolumeLimits",
         "Coscheduling",
+        "GangScheduling",
         "PrioritySort",
         "DefaultPreemption",
         "NodeResourcesBalancedAllocation",

@@ -131,6 +131,10 @@ def _always(_plugin: Any, _pod: Pod, _event: PodEvent, _f: Features) -> bool:
     return True
 
 
+def _never(_plugin: Any, _pod: Pod, _event: PodEvent, _f: Features) -> bool:
+    return False
+
+
 # Plugin -> the pod actions it registers, with its hint (None: no hint function, Queue).
 POD_EVENTS: dict[str, dict[str, Hint]] = {
     "NodeResourcesFit": {DELETE: _fit},
@@ -140,6 +144,8 @@ POD_EVENTS: dict[str, dict[str, Hint]] = {
     "VolumeRestrictions": {DELETE: _volume_restrictions},
     "NodeVolumeLimits": {DELETE: _node_volume_limits},
     "Coscheduling": {ADD: _always},
+    # isSchedulableAfterPodAdded: only a pod of the same workload, and no pod names one.
+    "GangScheduling": {ADD: _never},
 }
 # Plugins whose EventsToRegister names no pod add or delete: never moved by pod events.
 NO_POD_EVENTS = frozenset(

@@ -35,6 +35,7 @@ _MODULES: dict[str, str] = {
     "VolumeZone": "volumezone",
     "DynamicResources": "dynamicresources",
     "NodeDeclaredFeatures": "nodedeclaredfeatures",
+    "GangScheduling": "gangscheduling",
     "Coscheduling": "coscheduling.plugin",
 }
 

@@ -144,6 +144,11 @@ class Features:
         f"{SRC_135}: tainttoleration/taint_toleration.go Filter",
         "`node(s) had untolerated taint(s)`, without the taint",
     )
+    gang_scheduling_registered: bool = _switch(
+        "1.35",
+        f"{SRC_135}: framework/plugins/registry.go, gangscheduling/gangscheduling.go",
+        "GangScheduling is in the registry (not in the default profile: its gates are off)",
+    )
     tie_break_heap: bool = _switch(
         "1.35",
         f"{SRC_135}: schedule_one.go nodeScoreHeap, prioritizeNodes",

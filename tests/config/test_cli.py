@@ -223,7 +223,9 @@ def test_plugins_lists_the_catalog() -> None:
     result = CliRunner().invoke(plugins, [])
     assert result.exit_code == 0
     names = [line.split()[0].lstrip("*") for line in result.stdout.splitlines()[1:]]
-    assert names == list(CATALOG)
+    # v1.30's registry: plugins of later releases are not listed.
+    later = {"NodeDeclaredFeatures", "GangScheduling"}
+    assert names == [n for n in CATALOG if n not in later]
     rows = {r["name"]: r for r in json.loads(CliRunner().invoke(plugins, ["-o", "json"]).stdout)}
     assert rows["TaintToleration"]["extensionPoints"] == ["filter", "preScore", "score"]
     assert rows["TaintToleration"]["defaultWeight"] == 3
@@ -235,3 +237,31 @@ def test_plugins_lists_the_catalog() -> None:
         "permit",
     ]
     assert rows["Coscheduling"]["argsKind"] == "CoschedulingArgs"
+
+
+@pytest.mark.parametrize(
+    ("version", "present", "absent", "defaults"),
+    [
+        ("1.30", {"EBSLimits", "CinderLimits", "DynamicResources"},
+         {"NodeDeclaredFeatures", "GangScheduling"}, {"EBSLimits"}),
+        ("1.32", {"DynamicResources"},
+         {"EBSLimits", "CinderLimits", "NodeDeclaredFeatures", "GangScheduling"}, set()),
+        ("1.36", {"NodeDeclaredFeatures", "GangScheduling", "DynamicResources"},
+         {"EBSLimits", "CinderLimits"}, {"NodeDeclaredFeatures", "DynamicResources"}),
+    ],
+)
+def test_plugins_per_release(
+    version: str, present: set[str], absent: set[str], defaults: set[str]
+) -> None:
+    """The release's registry, `*` on its default profile (DynamicResources weight 2 from
+    v1.34); GangScheduling is registered from v1.35 but never a default."""
+    result = CliRunner().invoke(plugins, ["-o", "json", "--kubernetes-version", version])
+    assert result.exit_code == 0, result.output
+    rows = {r["name"]: r for r in json.loads(result.stdout)}
+    assert present <= set(rows) and not absent & set(rows)
+    assert defaults <= {n for n, r in rows.items() if r["inDefaultProfile"]}
+    assert not rows["Coscheduling"]["inDefaultProfile"]
+    if version == "1.36":
+        assert rows["DynamicResources"]["defaultWeight"] == 2
+        assert rows["GangScheduling"]["extensionPoints"] == ["preEnqueue", "reserve", "permit"]
+        assert not rows["GangScheduling"]["inDefaultProfile"]

@@ -6,10 +6,13 @@ v1.35.7, and validation_pluginargs_test TestValidateDynamicResourcesArgs (v1.35.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from ksched_cli.cli.main import cli
 from ksched_cli.config.defaults import default_multipoint
 from ksched_cli.config.load import check_config, default_config
 from ksched_cli.versions.releases import release
@@ -68,6 +71,39 @@ EBS = """profiles:
         enabled:
           - name: EBSLimits
 """
+
+
+GANG = """profiles:
+  - schedulerName: default-scheduler
+    plugins:
+      multiPoint:
+        enabled:
+          - name: GangScheduling
+"""
+
+
+@pytest.mark.parametrize(("version", "ok"), [("1.30", False), ("1.32", False), ("1.36", True)])
+def test_gang_scheduling_registered_from_135(tmp_path: Path, version: str, ok: bool) -> None:
+    """registry.go (v1.35.7) registers GangScheduling; multiPoint expands it to PreEnqueue,
+    Reserve and Permit (the methods of gangscheduling.go)."""
+    checked = check_config(_write(tmp_path, GANG), release(version).features)
+    assert checked.ok is ok
+    if ok:
+        assert checked.config is not None
+        profile = checked.config.profiles[0]
+        for point in ("preEnqueue", "reserve", "permit"):
+            assert "GangScheduling" in [r.name for r in profile.enabled(point)], point
+        assert "GangScheduling" not in [r.name for r in profile.enabled("filter")]
+        # No pod names a workload (the gates are off): plans are those of the default profile.
+        runner = CliRunner()
+        args = ["plan", "examples/basic", "-o", "json", "--kubernetes-version", version]
+        with_gang = json.loads(runner.invoke(cli, [*args, "-c", _write(tmp_path, GANG)]).stdout)
+        without = json.loads(runner.invoke(cli, args).stdout)
+        assert with_gang["pods"] == without["pods"]
+    else:
+        assert [e.message for e in checked.errors] == [
+            'PreFilterPlugin "GangScheduling" does not exist'
+        ]
 
 
 @pytest.mark.parametrize(("version", "ok"), [("1.30", True), ("1.32", False), ("1.36", False)])
