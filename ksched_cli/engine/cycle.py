@@ -103,7 +103,10 @@ class SchedulingCycle:
         for victim in post.victims:
             waiting = engine.permits.get(victim.uid)
             if waiting is not None:
-                waiting.reject("DefaultPreemption", "preempted")
+                if engine.features.preempted_waiting_pods_backoff:
+                    waiting.preempt("DefaultPreemption", "preempted")
+                else:
+                    waiting.reject("DefaultPreemption", "preempted")
                 continue
             info = engine.snapshot.get(victim.node_name)
             if info is not None:
@@ -224,23 +227,33 @@ class SchedulingCycle:
         self._bind(entry.fwk, entry.state, entry.info, None, entry.node, None)
 
     def reject_waiting(self, entry: WaitingPodEntry) -> None:
-        """A rejected waiting pod (semantics.md §6.7): unreserve, forget, requeue, move others."""
+        """A rejected (or, v1.36, preempted) waiting pod (semantics.md §6.7): unreserve,
+        forget, requeue, move others."""
         engine = self.engine
         pod = entry.pod
         status = entry.decision
         assert status is not None
         entry.fwk.run_unreserve(entry.state, pod, entry.node)
         self._forget(pod, entry.node)
-        diag = Diagnosis(node_to_status={entry.node: status})
-        diag.add_plugin_status(status)
-        message = str(FitError(pod, 1, diag))
         by = status.plugin or "the framework"
-        entry.explain.append(f"rejected at t={engine.clock:g}s by {by}: {status.message()}")
-        entry.ended(engine.clock, rec.PERMIT_REJECTED, by=by, message=status.message())
-        pod.nominated_node_name = ""
-        self._failure(entry.info, 0, message, "", {status.plugin} if status.plugin else set())
+        preempted = status.code == Code.ERROR
+        if preempted:
+            # WaitOnPermit wraps a non-rejection; no plugin rejected the pod: backoffQ.
+            message = f"waiting on permit for pod: {status.message()}"
+            rejectors: set[str] = set()
+            outcome, verb = rec.PERMIT_PREEMPTED, "preempted"
+        else:
+            diag = Diagnosis(node_to_status={entry.node: status})
+            diag.add_plugin_status(status)
+            message = str(FitError(pod, 1, diag))
+            rejectors = {status.plugin} if status.plugin else set()
+            outcome, verb = rec.PERMIT_REJECTED, "rejected"
+        entry.explain.append(f"{verb} at t={engine.clock:g}s by {by}: {status.message()}")
+        entry.ended(engine.clock, outcome, by=by, message=status.message())
+        self._failure(entry.info, 0, message, "", rejectors)  # clearNominatedNode
         forgotten = PodEvent(DELETE, pod, entry.node)
-        engine.queue.move_all(engine.clock, exclude=pod.uid, event=forgotten)
+        # handleBindingCycleError leaves the pod itself out only for a rejection.
+        engine.queue.move_all(engine.clock, exclude="" if preempted else pod.uid, event=forgotten)
 
     def _bind(
         self,

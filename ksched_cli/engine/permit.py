@@ -37,7 +37,7 @@ class WaitingPodEntry:
     deadlines: dict[str, float]
     timeouts: dict[str, float]
     order: int = field(default_factory=lambda: next(_order))
-    decision: Status | None = None  # Success (allowed) or Unschedulable (rejected)
+    decision: Status | None = None  # Success (allowed), Unschedulable (rejected), Error (preempted)
     # The Waiting attempt's explanation lines, completed when the wait ends.
     explain: list[str] = field(default_factory=list)
     # The Waiting attempt's waits as data (Attempt.permit), completed when the wait ends.
@@ -62,6 +62,12 @@ class WaitingPodEntry:
     def reject(self, plugin: str, message: str) -> None:
         if self.decision is None:
             self.decision = Status(Code.UNSCHEDULABLE, message, plugin=plugin)
+
+    def preempt(self, plugin: str, message: str) -> None:
+        """WaitingPod.Preempt (v1.36): an error, not a rejection, so the pod is not marked
+        unschedulable and goes to backoffQ."""
+        if self.decision is None:
+            self.decision = Status(Code.ERROR, message, plugin=plugin)
 
     def next_deadline(self) -> tuple[float, str] | None:
         if self.decision is not None or not self.deadlines:

@@ -153,13 +153,15 @@ class ScoreTable:
 
 ALLOWED = "allowed"  # PermitWait.outcome
 PERMIT_REJECTED = "rejected"
+PERMIT_PREEMPTED = "preempted"  # v1.36: a preemption victim, sent to backoffQ
 
 
 @dataclass
 class PermitWait:
     """One plugin's Permit wait of a Waiting attempt: when it began and would time out
     (simulated seconds), and once the wait ends, when and how: ``allowed`` (the pod
-    bound to ``node``) or ``rejected`` (``by`` a plugin or the framework, ``message``)."""
+    bound to ``node``), ``rejected`` (``by`` a plugin or the framework, ``message``) or,
+    from v1.36, ``preempted`` (by DefaultPreemption)."""
 
     plugin: str
     start: float

@@ -174,6 +174,14 @@ class Features:
         "204-218); checked against the post-merge balanced_allocation_test.go table",
         "BalancedAllocation scores the change in balance: 50 + (50 + with pod - without) / 2",
     )
+    preempted_waiting_pods_backoff: bool = _switch(
+        "1.36",
+        "kubernetes/kubernetes#135719 (release note); k8s.io/kube-scheduler v0.36.3 "
+        "framework/interface.go WaitingPod.Preempt; its Error status from a walk-through of "
+        "the PR; WaitOnPermit's error wrapping read at v1.35.7",
+        "a preemption victim waiting at Permit is preempted, not rejected: an error that "
+        "sends it to backoffQ",
+    )
     node_declared_features: bool = _switch(
         "1.36",
         f"{SRC_135}: default_plugins.go applyFeatureGates and the plugin (gate alpha, off, "

@@ -24,6 +24,7 @@ REQUEUE = "tests/versions/clusters/requeue"
 STORAGE = "tests/versions/clusters/storage-requeue"
 NOMINATION = "tests/versions/clusters/nomination-ends.yaml"
 MATCH_LABEL_KEYS = "tests/versions/clusters/match-label-keys.yaml"
+PREEMPTED_WAITING = "tests/versions/clusters/preempted-waiting"
 NOMINATED_DELETE = "tests/versions/clusters/nominated-delete"
 
 CASES: dict[str, tuple[list[str], int]] = {
@@ -96,6 +97,16 @@ CASES: dict[str, tuple[list[str], int]] = {
             ["simulate", f"{NOMINATED_DELETE}/scenario.yaml", f"{NOMINATED_DELETE}/cluster.yaml",
              "--kubernetes-version", v],
             0 if v == "1.36" else 2,
+        )
+        for v in ("1.32", "1.36")
+    },
+    # A gang member waiting at Permit preempted: rejected (v1.32) or sent to backoffQ (v1.36).
+    **{
+        f"preempted-waiting.{v}.txt": (
+            ["simulate", f"{PREEMPTED_WAITING}/scenario.yaml",
+             f"{PREEMPTED_WAITING}/cluster.yaml", "--config", "gang",
+             "--kubernetes-version", v],
+            2,
         )
         for v in ("1.32", "1.36")
     },

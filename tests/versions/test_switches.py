@@ -9,11 +9,15 @@ conflict message (v1.34).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from ksched_cli.engine.permit import WaitingPodEntry
 from ksched_cli.framework.cycle_state import CycleState
 from ksched_cli.framework.nodeinfo import NodeInfo
 from ksched_cli.framework.status import Code, Status
+from ksched_cli.framework.types import QueuedPodInfo
 from ksched_cli.plugins import nodeports, tainttoleration, volumerestrictions
 from ksched_cli.plugins.noderesources.balanced_allocation import BalancedAllocation
 from ksched_cli.versions.releases import release
@@ -201,3 +205,24 @@ def test_read_write_once_pod_message(version: str, reason: str) -> None:
     status, statuses = run_filters(plugin, handle, pod_with_claims("p", "data"))
     assert status is None
     assert statuses == {"n1": Status(Code.UNSCHEDULABLE, reason)}
+
+
+def test_waiting_pod_first_signal_wins() -> None:
+    """WaitingPod: Allow-all, Reject or (v1.36) Preempt, whichever comes first."""
+
+    def entry() -> WaitingPodEntry:
+        pod = make_pod("w")
+        waits = {"Coscheduling": 30.0}
+        fwk: Any = None  # never reached by the signals
+        return WaitingPodEntry(
+            pod, QueuedPodInfo(pod=pod), fwk, CycleState(), "n1", 0.0, waits, dict(waits)
+        )
+
+    preempted = entry()
+    preempted.preempt("DefaultPreemption", "preempted")
+    preempted.reject("Coscheduling", "late")
+    assert preempted.decision == Status(Code.ERROR, "preempted", plugin="DefaultPreemption")
+    rejected = entry()
+    rejected.reject("Coscheduling", "first")
+    rejected.preempt("DefaultPreemption", "preempted")
+    assert rejected.decision is not None and rejected.decision.code == Code.UNSCHEDULABLE

@@ -164,7 +164,7 @@
     const rows = waits.map((w, j) => {
       const y = j * rowH + 4;
       const end = w.end === undefined ? w.timeout : w.end;
-      const fill = w.outcome === "allowed" ? "var(--ok)" : w.outcome === "rejected" ? "var(--bad)" : "var(--muted)";
+      const fill = w.outcome === "allowed" ? "var(--ok)" : (w.outcome === "rejected" || w.outcome === "preempted") ? "var(--bad)" : "var(--muted)";
       return svg("g", { "data-plugin": w.plugin },
         svg("text", { x: 0, y: y + 12 }, w.plugin),
         svg("rect", { x: x(w.start), y: y + 2, width: Math.max(2, x(end) - x(w.start)), height: 12, fill },
