@@ -50,7 +50,7 @@ _REF = "#/$defs/"
 class Shape:
     """What strict decoding checks at one place of an object."""
 
-    __slots__ = ("allowed", "form", "inner", "ints", "nested", "rule", "type_name")
+    __slots__ = ("allowed", "checks", "form", "inner", "ints", "nested", "rule", "type_name")
 
     def __init__(self, form: int, rule: Rule | None = None) -> None:
         self.form = form
@@ -62,6 +62,14 @@ class Shape:
         # numbers out of range, which would otherwise overflow ksched's int64 arithmetic.
         self.ints: dict[str, str] = {}
         self.type_name = ""  # OBJECT: the Go struct's name, for decoding messages
+        # OBJECT: ``nested`` and ``ints`` in one table (a field is one or the other), so
+        # the fast path looks each present field up once.
+        # A Shape for a collection field, the Go type's name for an integer one.
+        self.checks: dict[str, Shape | str] = {}
+
+    def seal(self) -> None:
+        """Build ``checks`` once ``nested`` and ``ints`` are final."""
+        self.checks = {**self.nested, **self.ints}
 
 
 class _Compiler:
@@ -106,6 +114,7 @@ class _Compiler:
             compiled = self.schema(sub)
             if compiled is not None:
                 shape.nested[name] = compiled
+        shape.seal()
 
     @staticmethod
     def _wrap(form: int, inner: Shape | None) -> Shape | None:
@@ -122,6 +131,7 @@ def _compiler(version: str) -> _Compiler:
     meta = compiler.ref("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
     if meta is not None:
         meta.nested.pop(SKIPPED_META, None)
+        meta.seal()
     return compiler
 
 
@@ -137,6 +147,7 @@ def kind_shape(api_version: str, kind: str, version: str = KUBE_SCHEDULER_VERSIO
     root = Shape(OBJECT, compiled.rule)
     root.allowed, root.ints, root.type_name = compiled.allowed, compiled.ints, compiled.type_name
     root.nested = {k: v for k, v in compiled.nested.items() if k != SKIPPED_TOP_LEVEL}
+    root.seal()
     return root
 
 
@@ -159,14 +170,14 @@ def _known(value: Any, shape: Shape) -> bool:
         rule = shape.rule
         if rule is not None and rule(value):
             return False
-        for key, go_type in shape.ints.items():
-            number = value.get(key)
-            if type(number) is int and not _fits(number, go_type):
-                return False
-        nested = shape.nested
+        checks = shape.checks
         for key, item in value.items():
-            sub = nested.get(key)
+            sub = checks.get(key)
             if sub is None:
+                continue
+            if isinstance(sub, str):  # an integer field: Go refuses a number its type cannot hold
+                if type(item) is int and not _fits(item, sub):
+                    return False
                 continue
             if sub.form == LIST and type(item) is list:  # inlined: saves a call per list
                 inner = sub.inner

@@ -89,8 +89,10 @@ def _nominated(spec: dict[str, Any] | None = None) -> PodEvent:
 @pytest.mark.parametrize(
     ("name", "rejector", "event", "want_132", "want_136"),
     [
-        # v1.33 Test_isSchedulableAfterPodEvent / Test_isSchedulableAfterAssignedPodDeleted:
-        # a deleted pod that was only nominated may free resources or ports too.
+        # v1.33.3 fit.go isSchedulableAfterPodEvent and node_ports.go
+        # isSchedulableAfterPodDeleted: a deleted pod that was only nominated may free
+        # resources or ports too (upstream's hint tables have no such row; these follow
+        # the code).
         ("fit: nominated pod deleted", "NodeResourcesFit", _nominated(), SKIP, AFTER_BACKOFF),
         ("fit: unscheduled, unnominated pod deleted", "NodeResourcesFit",
          PodEvent(DELETE, make_pod("x"), ""), SKIP, SKIP),
