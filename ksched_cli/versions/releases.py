@@ -55,15 +55,17 @@ RELEASES: dict[str, Release] = {
         Release(
             "1.32",
             "v1.32.5",
-            "tables ported from v1.32 upstream unit tests for every switch, and golden plans",
+            "a table for every switch (upstream's v1.32 unit-test rows where they exist, "
+            "else rows following the code read), and golden plans",
             "k8s.io/kubernetes v1.32.5 vendored in openshift-kni/scheduler-plugins@0aead6551",
             features_for("1.32"),
         ),
         Release(
             "1.36",
             "v1.36.3",
-            "tables ported from upstream unit tests (v1.32-v1.35) for every switch, and golden "
-            "plans; scheduler code read at v1.35.7 plus the v1.36 default profile; "
+            "a table for every switch (upstream's v1.32-v1.36 unit-test rows where they exist, "
+            "else rows following the code read), and golden plans; scheduler code read at "
+            "v1.35.7 plus the v1.36 changes; "
             "BalancedAllocation's change-in-balance score read in post-merge master and "
             "checked against upstream's post-merge test table (docs/versions.md)",
             "v1.33.3, v1.34.1 and v1.35.7 vendored in openshift-kni/scheduler-plugins@0c967825a, "
