@@ -8,14 +8,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..api.affinity_keys import merge_affinity_label_keys
 from ..api.meta import DEFAULT_TIME, ObjectMeta, OwnerReference
 from ..api.pod import Pod
 from ..api.selectors import LabelSelector
 from ..api.templates import PodTemplate
 from ..api.workloads import Workload
 from ..engine.cluster import Cluster
-from ..manifests.admission import Admission
+from ..manifests.admission import Admission, prepare_for_create
 from ..versions.releases import features_for, minor_version
 from .hashing import generate_name_prefix, name_suffix
 
@@ -29,9 +28,7 @@ class Context:
         self.start = DEFAULT_TIME
         self.now = now
         self.admission = Admission.of(cluster)
-        self._merge_affinity_keys = features_for(
-            minor_version(cluster.kubernetes_version)
-        ).match_label_keys_in_pod_affinity
+        self._features = features_for(minor_version(cluster.kubernetes_version))
         self._owned: dict[OwnerKey, list[Pod]] = defaultdict(list)
         self._orphans: dict[str, list[Pod]] = defaultdict(list)
         self.names: set[str] = set()
@@ -115,8 +112,7 @@ class Context:
         )
         pod = replace(prototype, meta=meta, workload=workload, info_cache=None, **spec)
         pod.finalize()
-        if self._merge_affinity_keys:  # with the stamped pod's own labels
-            merge_affinity_label_keys(pod)
+        prepare_for_create(pod, self._features)  # with the stamped pod's own labels
         self.names.add(pod.key)
         self._owned[(owner.namespace, owner.kind, owner.name)].append(pod)
         return pod

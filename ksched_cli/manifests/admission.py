@@ -7,10 +7,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ..api.affinity_keys import merge_affinity_label_keys
 from ..api.meta import DEFAULT_TIME
 from ..api.pod import PREEMPT_LOWER_PRIORITY, Container, Pod
 from ..api.policy import PriorityClass
 from ..errors import ObjectError
+from ..versions.features import Features
 
 if TYPE_CHECKING:
     from ..api.namespaces import LimitRange
@@ -37,6 +39,14 @@ def default_priority_class(classes: Mapping[str, PriorityClass]) -> PriorityClas
     """
     defaults = [c for c in classes.values() if c.global_default]
     return min(defaults, key=lambda c: (c.value, c.name), default=None)
+
+
+def prepare_for_create(pod: Pod, features: Features) -> None:
+    """The pod registry's create-time steps that depend on the release (its
+    PrepareForCreate; admission plugins come after): v1.31+ folds the pod (anti-)affinity
+    label keys into the selectors (``mutatePodAffinity``)."""
+    if features.match_label_keys_in_pod_affinity:
+        merge_affinity_label_keys(pod)
 
 
 def admit_pod(

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import KUBE_SCHEDULER_VERSION
-from ..api.affinity_keys import merge_affinity_label_keys
 from ..api.fields import Raw, type_name
 from ..api.pod import Pod
 from ..api.pod_level import drop_disabled
@@ -33,6 +32,7 @@ from .admission import (
     admit_pod,
     default_priority_class,
     default_storage_class,
+    prepare_for_create,
 )
 from .checks import check_object, duplicate_problem
 from .fastyaml import Duplicate
@@ -173,10 +173,8 @@ class _Builder:
         self.checks = checks
         self.kubernetes_version = kubernetes_version
         self.cluster = Cluster(kubernetes_version=kubernetes_version)
-        # A release without PodLevelResources stores pods without spec.resources.
-        features = features_for(minor_version(kubernetes_version))
-        self._drop_pod_level = not features.pod_level_resources
-        self._merge_affinity_keys = features.match_label_keys_in_pod_affinity
+        # The release's API server: what it stores of a pod (PodLevelResources), and how.
+        self._features = features_for(minor_version(kubernetes_version))
         self.warnings: list[str] = []
         # kind -> key -> where the object with that key was defined (duplicate detection).
         self._seen: dict[str, dict[str, Origin]] = {kind: {} for kind in KINDS}
@@ -271,7 +269,7 @@ class _Builder:
             self._report(origin, describe(kind, raw, spec.namespaced), found.field, found.message)
 
     def _store(self, kind: str, spec: KindSpec, raw: Raw, origin: Origin) -> None:
-        if self._drop_pod_level:
+        if not self._features.pod_level_resources:
             raw = drop_disabled(kind, raw)
         obj = spec.parse(raw)
         key = object_key(raw, spec.namespaced)
@@ -351,8 +349,7 @@ class _Builder:
                     continue
                 if not pod.node_name:
                     pod = admission.limit_ranger(pod)
-                if self._merge_affinity_keys:
-                    merge_affinity_label_keys(pod)
+                prepare_for_create(pod, self._features)
                 admit_pod(pod, explicit, classes, default)
                 other = uids.setdefault(pod.uid, pod.key)
                 if other != pod.key:

@@ -6,12 +6,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..api.affinity_keys import merge_affinity_label_keys
 from ..api.pod import Pod, parse_pod
 from ..api.pod_level import drop_disabled
 from ..engine.cluster import Cluster
 from ..errors import KschedError, KschedErrors, Location, ObjectError
-from ..manifests.admission import Admission
+from ..manifests.admission import Admission, prepare_for_create
 from ..manifests.files import read_documents
 from ..manifests.loader import Origin, positioned_error
 from ..versions.releases import features_for, minor_version
@@ -70,8 +69,7 @@ def read_template(file: str, cluster: Cluster) -> Pod:
         if not features.pod_level_resources:
             raw = drop_disabled("Pod", raw)
         pod = parse_pod(raw)
-        if features.match_label_keys_in_pod_affinity:
-            merge_affinity_label_keys(pod)
+        prepare_for_create(pod, features)
         pod.node_name = ""  # a template never names a node (cluster-capacity clears it)
         explicit = isinstance(raw.get("spec"), Mapping) and raw["spec"].get("priority") is not None
         # As the API server admits a new pod: LimitRanger defaults, then Priority.
