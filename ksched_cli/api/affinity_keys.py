@@ -18,11 +18,20 @@ from .selectors import Requirement
 
 def merge_affinity_label_keys(pod: Pod) -> None:
     """Fold the pod's affinity label keys into its selectors, in place."""
+    if not any(_has_keys(a) for a in (pod.pod_affinity, pod.pod_anti_affinity)):
+        return
     if pod.pod_affinity is not None:
         pod.pod_affinity = _merged(pod.pod_affinity, pod.labels)
     if pod.pod_anti_affinity is not None:
         pod.pod_anti_affinity = _merged(pod.pod_anti_affinity, pod.labels)
     pod.info_cache = None  # the scheduler's view of the terms is built again
+
+
+def _has_keys(affinity: PodAffinity | None) -> bool:
+    if affinity is None:
+        return False
+    terms = (*affinity.required, *(w.term for w in affinity.preferred))
+    return any(t.match_label_keys or t.mismatch_label_keys for t in terms)
 
 
 def _merged(affinity: PodAffinity, labels: Mapping[str, str]) -> PodAffinity:
