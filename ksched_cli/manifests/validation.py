@@ -3,7 +3,7 @@
 A subset of ``pkg/apis/core/validation`` and apimachinery's ObjectMeta rules, with
 their messages: names, namespaces, label keys and values, annotation keys, node
 selectors, taints, tolerations and resource quantities (not negative, requests within
-limits). On top, ksched's own bound: amounts as kube-scheduler counts them (millicores
+limits; a container's resource names and units: container_resources.py). On top, ksched's own bound: amounts as kube-scheduler counts them (millicores
 for cpu, units otherwise) must fit int64, the type the scheduler and ksched's arrays
 compute in.
 
@@ -30,6 +30,7 @@ from ..api.validation import (
     is_qualified_name,
     is_valid_label_value,
 )
+from .container_resources import container_resource_problems
 
 INT64_MAX = 2**63 - 1
 NEGATIVE = "must be greater than or equal to 0"
@@ -136,7 +137,9 @@ _RESOURCES: dict[Any, tuple[tuple[str, str], ...]] = {}
 
 
 def resource_requirements(raw: dict[str, Any]) -> Sequence[tuple[str, str]]:
-    """ValidateResourceRequirements: quantities usable, requests within limits."""
+    """ValidateResourceRequirements: quantities usable, requests within limits, and a
+    container's resource names and units (container_resources.py; a pod's
+    ``spec.resources`` has the same type, and its own checks after these)."""
     return _memo(raw.get("requests"), raw.get("limits"), _requirements)
 
 
@@ -174,13 +177,13 @@ def _quantity_list(raw: Any, _unused: Any) -> Found:
 def _requirements(requests: Any, limits: Any) -> Found:
     out: Found = []
     parsed_limits = _quantities(limits, "limits", out) if type(limits) is dict else {}
-    if type(requests) is not dict:
-        return out
-    for name, value in _quantities(requests, "requests", out).items():
+    parsed = _quantities(requests, "requests", out) if type(requests) is dict else {}
+    for name, value in parsed.items():
         limit = parsed_limits.get(name)
         if limit is not None and value > limit and type(limits) is dict:
             message = f"must be less than or equal to {name} limit of {limits[name]}"
             out.append((f"requests.{name}", invalid(str(requests[name]), message)))
+    out += container_resource_problems(requests, limits)
     return out
 
 
