@@ -3,9 +3,9 @@
 A subset of ``pkg/apis/core/validation`` and apimachinery's ObjectMeta rules, with
 their messages: names, namespaces, label keys and values, annotation keys, node
 selectors, taints, tolerations and resource quantities (not negative, requests within
-limits; a container's resource names and units: container_resources.py). On top, ksched's own bound: amounts as kube-scheduler counts them (millicores
-for cpu, units otherwise) must fit int64, the type the scheduler and ksched's arrays
-compute in.
+limits; a container's resource names and units: container_resources.py). On top,
+ksched's own bound: amounts as kube-scheduler counts them (millicores for cpu, units
+otherwise) must fit int64, the type the scheduler and ksched's arrays compute in.
 
 ``RULES`` maps an OpenAPI definition name to a rule; ``strict`` runs each rule where
 its type appears. A rule gets the decoded mapping and returns (field suffix, message)

@@ -61,17 +61,35 @@ def nodes(draw: st.DrawFn) -> dict[str, Any]:
     return node
 
 
+RESOURCE_NAMES = st.sampled_from(
+    ["cpu", "memory", "hugepages-2Mi", "example.com/gpu", "pods", "foo", "ephemeral-storage"]
+)
+RESOURCE_LIST = st.dictionaries(RESOURCE_NAMES, QUANTITY, max_size=3)
+
+
 @st.composite
-def pods(draw: st.DrawFn) -> dict[str, Any]:
+def pods(draw: st.DrawFn, later: bool = False) -> dict[str, Any]:
+    """A pod; with ``later``, also the fields later releases read (pod-level resources,
+    affinity label keys) and odd resource names."""
     container: dict[str, Any] = {"name": "c", "image": "x"}
     if draw(st.booleans()):
         container["resources"] = {"requests": {"cpu": draw(QUANTITY), "memory": draw(QUANTITY)}}
+    if later and draw(st.booleans()):
+        container["resources"] = {"requests": draw(RESOURCE_LIST), "limits": draw(RESOURCE_LIST)}
     spec: dict[str, Any] = {"containers": [container]}
+    if later and draw(st.booleans()):
+        spec["resources"] = {"requests": draw(RESOURCE_LIST), "limits": draw(RESOURCE_LIST)}
     if draw(st.booleans()):
         spec["nodeSelector"] = {"zone": draw(NAME)}
     if draw(st.booleans()):
+        term: dict[str, Any] = {
+            "labelSelector": {"matchLabels": {"app": "a"}}, "topologyKey": "zone"
+        }
+        if later and draw(st.booleans()):
+            term["matchLabelKeys"] = draw(st.lists(st.sampled_from(["app", "zone", "x"]),
+                                                   max_size=2))
         spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
-            {"labelSelector": {"matchLabels": {"app": "a"}}, "topologyKey": "zone"}]}}
+            term]}}
     if draw(st.booleans()):
         spec["tolerations"] = [{"key": "k", "operator": "Exists"}]
     return {
@@ -111,9 +129,9 @@ def mutated(draw: st.DrawFn, document: dict[str, Any]) -> dict[str, Any]:
 
 
 @st.composite
-def manifests(draw: st.DrawFn) -> tuple[str, str]:
+def manifests(draw: st.DrawFn, later: bool = False) -> tuple[str, str]:
     """A file name and its text: YAML or JSON, valid or mutated, text edits included."""
-    documents = [draw(nodes()), *draw(st.lists(pods(), min_size=1, max_size=3))]
+    documents = [draw(nodes()), *draw(st.lists(pods(later), min_size=1, max_size=3))]
     for index in draw(st.lists(st.integers(0, len(documents) - 1), max_size=2)):
         documents[index] = draw(mutated(documents[index]))
     as_json = draw(st.booleans())
@@ -151,11 +169,25 @@ LIST_LABEL = (
 def test_plan_never_crashes_on_generated_manifests(
     tmp_path_factory: Any, case: tuple[str, str]
 ) -> None:
+    _check_plan(tmp_path_factory, case, [])
+
+
+@settings(SETTINGS, max_examples=40)
+@seed(20261126)
+@given(manifests(later=True))
+def test_plan_1_36_never_crashes_on_generated_manifests(
+    tmp_path_factory: Any, case: tuple[str, str]
+) -> None:
+    """The same under 1.36: pod-level resources, affinity label keys, resource names."""
+    _check_plan(tmp_path_factory, case, ["--kubernetes-version", "1.36"])
+
+
+def _check_plan(tmp_path_factory: Any, case: tuple[str, str], extra: list[str]) -> None:
     name, text = case
     directory: Path = tmp_path_factory.mktemp("m")
     (directory / name).write_text(text, encoding="utf-8")
     started = time.perf_counter()
-    result = CliRunner().invoke(plan, [str(directory / name)])
+    result = CliRunner().invoke(plan, [str(directory / name), *extra])
     assert time.perf_counter() - started < WALL_SECONDS
     assert result.exit_code in (0, 1, 2), result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
