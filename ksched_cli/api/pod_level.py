@@ -8,7 +8,6 @@ as the API server does (``drop_disabled``), so nothing here runs for it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,10 +15,9 @@ from typing import Any
 from ..errors import ObjectError, ObjectErrors
 from .fields import Raw, mapping, objects
 from .go_quantity import Quantity, parse_list
-from .quantity import QuantityError, parse_quantity
+from .resource_names import HUGEPAGES, overcommit_allowed, whole_hugepages
 from .resources import ExactList, aggregate
 
-HUGEPAGES_PREFIX = "hugepages-"
 SUPPORTED_NAMES = ("cpu", "hugepages-", "memory")  # SupportedPodLevelResources, sorted
 
 # Where each workload kind keeps its pod template (the field the API server drops in).
@@ -36,7 +34,7 @@ TEMPLATE_SPEC_PATHS: Mapping[str, tuple[str, ...]] = {
 
 
 def is_supported(name: str) -> bool:
-    return name in ("cpu", "memory") or name.startswith(HUGEPAGES_PREFIX)
+    return name in ("cpu", "memory") or name.startswith(HUGEPAGES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +141,7 @@ def _default_hugepage_limits(
 ) -> None:
     """defaultHugePagePodLimits: pod hugepage limits from the containers' limits."""
     for name, q in _aggregate(c, limits=True).items():
-        if name.startswith(HUGEPAGES_PREFIX) and name not in requests:
+        if name.startswith(HUGEPAGES) and name not in requests:
             limits.setdefault(name, q)
 
 
@@ -193,7 +191,7 @@ def _validate(
     problems += _requirements(requests, limits)
     problems += _at_least_containers(requests, _aggregate(c, limits=False), "requests")
     hugepages = {
-        k: v for k, v in _aggregate(c, limits=True).items() if k.startswith(HUGEPAGES_PREFIX)
+        k: v for k, v in _aggregate(c, limits=True).items() if k.startswith(HUGEPAGES)
     }
     problems += _at_least_containers(limits, hugepages, "limits")
     for path, _, lims in c.regular:
@@ -219,7 +217,7 @@ def _requirements(
     for name, q in requests.items():
         problems += _name_and_pages("requests", name, q, checked_pages=False)
         limit = limits.get(name)
-        if limit is not None and not _overcommit_allowed(name) and q.value != limit.value:
+        if limit is not None and not overcommit_allowed(name) and q.value != limit.value:
             problems.append(ObjectError(
                 "spec.resources.requests",
                 f"Invalid value: {q.go_quote()}: must be equal to {name} limit of {limit}",
@@ -230,14 +228,14 @@ def _requirements(
                 f"Invalid value: {q.go_quote()}: must be less than or equal to {name} limit "
                 f"of {limit}",
             ))
-        elif limit is None and not _overcommit_allowed(name):
+        elif limit is None and not overcommit_allowed(name):
             problems.append(ObjectError(
                 "spec.resources.limits",
                 "Required value: Limit must be set for non overcommitable resources",
             ))
         problems += _pages("requests", name, q)
     named = [*limits, *requests]
-    if any(n.startswith(HUGEPAGES_PREFIX) for n in named) and not any(
+    if any(n.startswith(HUGEPAGES) for n in named) and not any(
         n in ("cpu", "memory") for n in named
     ):
         problems.append(ObjectError("spec.resources", "Forbidden: HugePages require cpu or memory"))
@@ -260,26 +258,9 @@ def _name_and_pages(
 
 def _pages(key: str, name: str, q: Quantity) -> list[ObjectError]:
     """validateResourceQuantityHugePageValue for a new pod."""
-    if not name.startswith(HUGEPAGES_PREFIX) or _divisible(name, q):
+    if not name.startswith(HUGEPAGES) or whole_hugepages(name, q.value):
         return []
     return [ObjectError(
         f"spec.resources.{key}.{name}",
         f"Invalid value: {q.go_quote()}: {q} is not positive integer multiple of {name}",
     )]
-
-
-def _overcommit_allowed(name: str) -> bool:
-    """IsOvercommitAllowed: a native resource (no domain, or kubernetes.io) but hugepages."""
-    native = "/" not in name or "kubernetes.io/" in name
-    return native and not name.startswith(HUGEPAGES_PREFIX)
-
-
-def _divisible(name: str, q: Quantity) -> bool:
-    """IsHugePageResourceValueDivisible: a whole multiple of the page size in the name."""
-    try:
-        size = parse_quantity(name[len(HUGEPAGES_PREFIX):])
-    except QuantityError:
-        return False
-    if size <= 0 or size.denominator != 1:  # Sign() <= 0, or MilliValue() % 1000 != 0
-        return False
-    return math.ceil(q.value) % int(size) == 0  # Value() rounds up

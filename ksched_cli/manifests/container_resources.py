@@ -16,15 +16,13 @@ prints a ``resource.Quantity`` struct (the integer check), the quantity is quote
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
 from typing import Any
 
 from ..api.go_quantity import Quantity, format_of
 from ..api.quantity import QuantityError, parse_quantity
+from ..api.resource_names import HUGEPAGES, is_extended, is_native, whole_hugepages
 from ..api.validation import is_qualified_name
 
-HUGEPAGES = "hugepages-"
 _REQUESTS = "requests."
 _CONTAINER = frozenset({"cpu", "memory", "ephemeral-storage"})
 _STANDARD = _CONTAINER | {
@@ -39,18 +37,6 @@ _INTEGER = frozenset({
 })
 
 Found = list[tuple[str, str]]
-
-
-def is_native(name: str) -> bool:
-    """IsNativeResource: no domain, or kubernetes.io's."""
-    return "/" not in name or "kubernetes.io/" in name
-
-
-def is_extended(name: str) -> bool:
-    """IsExtendedResourceName: another domain, and a qualified name once quota-prefixed."""
-    if is_native(name) or name.startswith(_REQUESTS):
-        return False
-    return not is_qualified_name(_REQUESTS + name)
 
 
 def container_resource_problems(requests: Any, limits: Any) -> Found:
@@ -101,18 +87,7 @@ def _quota_pages(name: str) -> bool:
 
 def _pages(path: str, name: str, amount: Quantity) -> Found:
     """validateResourceQuantityHugePageValue for a new pod."""
-    if not name.startswith(HUGEPAGES) or _divisible(name, amount.value):
+    if not name.startswith(HUGEPAGES) or whole_hugepages(name, amount.value):
         return []
     return [(path, f"Invalid value: {amount.go_quote()}: {amount} is not positive integer "
                    f"multiple of {name}")]
-
-
-def _divisible(name: str, value: Fraction) -> bool:
-    """IsHugePageResourceValueDivisible (Value() rounds up)."""
-    try:
-        size = parse_quantity(name[len(HUGEPAGES):])
-    except QuantityError:
-        return False
-    if size <= 0 or size.denominator != 1:
-        return False
-    return math.ceil(value) % int(size) == 0

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from ksched_cli.api.resource_names import is_extended
 from ksched_cli.manifests.checks import check_object
-from ksched_cli.manifests.container_resources import container_resource_problems, is_extended
+from ksched_cli.manifests.container_resources import container_resource_problems
 
 STD = "must be a standard resource type or fully qualified"
 CONTAINER = "must be a standard resource for containers"
