@@ -57,6 +57,12 @@ class Features:
         "also in v1.30.7)",
         "a node's victims are sorted most important first after the PDB-aware reprieve",
     )
+    volume_binding_all_nodes: bool = _switch(
+        "1.32",
+        f"{SRC_132}: volumebinding/volume_binding.go PreFilter (#125398, also in v1.30.7)",
+        "VolumeBinding's PreFilter no longer narrows the nodes to a bound volume's hostname "
+        "affinity: every node goes through its Filter",
+    )
     sidecar_non_zero_requested: bool = _switch(
         "1.32",
         f"{SRC_132}: framework/types.go calculateResource",

@@ -25,6 +25,7 @@ STORAGE = "tests/versions/clusters/storage-requeue"
 NOMINATION = "tests/versions/clusters/nomination-ends.yaml"
 MATCH_LABEL_KEYS = "tests/versions/clusters/match-label-keys.yaml"
 PREEMPTED_WAITING = "tests/versions/clusters/preempted-waiting"
+BOUND_VOLUME = "tests/versions/clusters/bound-volume-hostname.yaml"
 NOMINATED_DELETE = "tests/versions/clusters/nominated-delete"
 
 CASES: dict[str, tuple[list[str], int]] = {
@@ -83,6 +84,13 @@ CASES: dict[str, tuple[list[str], int]] = {
             2 if v == "1.30" else 0,
         )
         for v in ("1.30", "1.32")
+    },
+    # A bound volume's hostname affinity: narrowed at PreFilter (v1.30.6) or filtered (v1.32+).
+    **{
+        f"bound-volume-hostname.{v}.txt": (
+            ["plan", BOUND_VOLUME, "-o", "wide", "--kubernetes-version", v], 2
+        )
+        for v in ("1.30", "1.32", "1.36")
     },
     # A nomination ending without a bind, then a nominated pending pod deleted: v1.33+
     # sends an AssignedPodDelete to lower- and equal-priority pods, v1.32 nothing.

@@ -20,6 +20,7 @@ from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import Code, Status, as_error
 from ...framework.types import PreFilterResult
+from ...versions.features import features_of
 from ..nodevolumelimits.utils import claim_of, cluster_of, ephemeral_owner_error, get_pvc
 
 if TYPE_CHECKING:  # the binder and scorer load with the first pod that has claims
@@ -88,8 +89,10 @@ class Plugin:
         if claims.unbound_immediate:
             # The PV controller binds these; the pod waits for it.
             return None, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_UNBOUND_IMMEDIATE)
-        eligible = self.binder.get_eligible_nodes(claims.bound)
         state.write(STATE_KEY, StateData(claims))
+        if features_of(self._handle).volume_binding_all_nodes:
+            return None, None
+        eligible = self.binder.get_eligible_nodes(claims.bound)
         return (PreFilterResult(eligible) if eligible is not None else None), None
 
     def pre_filter_extensions(self) -> None:
