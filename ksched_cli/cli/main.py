@@ -151,6 +151,11 @@ class LazyGroup(click.Group):
 @click.version_option(
     __version__, message=f"ksched %(version)s (kube-scheduler {KUBE_SCHEDULER_VERSION})"
 )
+@click.option(
+    "--kubernetes-version", metavar="VERSION", expose_value=False, is_eager=True,
+    callback=lambda ctx, param, value: _remember_version(ctx, param, value),
+    help="Default release for every command's --kubernetes-version (1.30, 1.32, 1.36).",
+)
 def cli() -> None:
     """Where would kube-scheduler put these pods, and why? Answered offline.
 
@@ -171,6 +176,13 @@ def cli() -> None:
       ksched validate my-profile.yaml             # check a profile like kube-scheduler
       ksched profiles                             # built-in profiles for --config NAME
     """
+
+
+def _remember_version(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:  # imported only when given: start-up time
+        from .version_opts import remember_global_version
+
+        remember_global_version(ctx, param, value)
 
 
 def _register() -> None:

@@ -19,12 +19,23 @@ VERSION_HELP = (
 )
 
 
+# Where the group's own ``ksched --kubernetes-version X COMMAND`` leaves its value.
+GLOBAL_KEY = "ksched.kubernetes_version"
+
+
+def _global_value() -> str | None:
+    ctx = click.get_current_context(silent=True)
+    found = ctx.find_root().meta.get(GLOBAL_KEY) if ctx is not None else None
+    return found if isinstance(found, str) else None
+
+
 def resolve_kubernetes_version(value: str | None = None) -> Release:
-    """The release named by ``value``, else by $KSCHED_KUBERNETES_VERSION, else 1.30.
+    """The release named by ``value``, else by the global option, else by
+    $KSCHED_KUBERNETES_VERSION, else 1.30.
 
     An unsupported version prints one error line naming the supported ones and exits 1.
     """
-    chosen = value or os.environ.get(ENV_VAR) or DEFAULT_VERSION
+    chosen = value or _global_value() or os.environ.get(ENV_VAR) or DEFAULT_VERSION
     try:
         return release(chosen)
     except UnsupportedVersion as exc:
@@ -50,3 +61,11 @@ def kubernetes_version_option(
         # The env var is read by the callback so a bad value fails the same way.
         help=help_text,
     )
+
+
+def remember_global_version(ctx: click.Context, _param: click.Parameter,
+                            value: str | None) -> None:
+    """The group's option: checked at once, then the default of every command's option."""
+    if value is not None:
+        resolve_kubernetes_version(value)
+        ctx.meta[GLOBAL_KEY] = value

@@ -24,6 +24,7 @@ SIMULATE = ["simulate", f"{REQUEUE}/scenario.yaml", f"{REQUEUE}/cluster.yaml"]
         (["diff", EXAMPLE, "--base-version", "1.29", "--head-version", "1.36"], {}, '"1.29"'),
         ([*SIMULATE, "--kubernetes-version", "1.33"], {}, '"1.33"'),
         (SIMULATE, {"KSCHED_KUBERNETES_VERSION": "1.31"}, '"1.31"'),
+        (["--kubernetes-version", "1.35", "plan", EXAMPLE], {}, '"1.35"'),
         (["capacity", "examples/capacity/workloads/worker-pod.yaml",
           "examples/capacity/cluster.yaml", "--kubernetes-version", "1.34"], {}, '"1.34"'),
     ],
@@ -74,6 +75,35 @@ def test_simulate_env_var_selects_release() -> None:
     assert by_env.exit_code == by_flag.exit_code == default.exit_code == 2
     assert by_env.stdout == by_flag.stdout != default.stdout
     assert "event NodeAdd: requeued default/big\n" in by_env.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "shown"),
+    [
+        # The group's option sets every command's default ...
+        (["--kubernetes-version", "1.36", "validate", "--print-effective", "default"], {}, "1.36"),
+        # ... over the environment variable ...
+        (["--kubernetes-version", "1.32", "validate", "--print-effective", "default"],
+         {"KSCHED_KUBERNETES_VERSION": "1.36"}, "1.32"),
+        # ... and the command's own option wins over it.
+        (["--kubernetes-version", "1.32", "validate", "--print-effective", "default",
+          "--kubernetes-version", "1.36"], {}, "1.36"),
+    ],
+)
+def test_group_option_is_every_commands_default(
+    args: list[str], env: dict[str, str], shown: str
+) -> None:
+    result = CliRunner().invoke(cli, args, env=env)
+    assert result.exit_code == 0
+    assert f"kube-scheduler v{shown} defaults" in result.stdout
+
+
+def test_group_option_reaches_simulate() -> None:
+    runner = CliRunner()
+    by_group = runner.invoke(cli, ["--kubernetes-version", "1.32", *SIMULATE])
+    by_flag = runner.invoke(cli, [*SIMULATE, "--kubernetes-version", "1.32"])
+    assert by_group.exit_code == by_flag.exit_code == 2
+    assert by_group.stdout == by_flag.stdout
 
 
 @pytest.mark.parametrize(
