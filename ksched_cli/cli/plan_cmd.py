@@ -27,6 +27,7 @@ from .whatif_opts import OperationsCommand, operation_options, operations_or_exi
 
 if TYPE_CHECKING:
     from ..render.structured_plan import StructuredPlanWriter
+    from ..render.text_plan import TextPlanWriter
     from ..whatif.model import WhatIfReport
     from ..whatif.ops.base import Operation
 
@@ -175,15 +176,8 @@ def plan(
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}", err=True)
     running = {p.key: p.node_name for p in loaded.cluster.pods if p.node_name}
-    # Keep only what the chosen output shows: full score tables are large on big clusters.
-    structured = output in ("json", "yaml")
-    record = (
-        "weighted" if explain and structured else "full" if explain or explain_pod else "summary"
-    )
     shown = chosen.shown(loaded.cluster.pods)
-    if report is not None:
-        # The report draws every pod's story: filter reasons and weighted scores.
-        record = "weighted"
+    structured = output in ("json", "yaml")
     writer = None
     if not structured and report is None:
         writer = text_writer(output, explain, explain_pod, top, running, shown, no_headers)
@@ -200,7 +194,7 @@ def plan(
                 tie_break=tie_break,
                 seed=seed,
                 progress=progress,
-                record=record,
+                record=_record_level(output, explain, explain_pod),
                 extender_mode=ext.mode,
                 extender_transport=ext.transport,
                 on_attempts=hook,
@@ -219,21 +213,45 @@ def plan(
             click.echo(report.render(result, loaded.cluster, paths, whatif), nl=False)
         else:
             assert writer is not None
-            if ext.notice:
-                sys.stdout.write(f"WARNING: {ext.notice}\n")
-            if whatif is not None:
-                from ..render.whatif_text import render_whatif
+            _write_text(writer, ext, whatif)
+    sys.exit(_exit_code(result, whatif, ext))
 
-                sys.stdout.write(render_whatif(whatif[0]))
-            writer.finish(sys.stdout)
+
+def _record_level(output: str, explain: bool, explain_pod: tuple[str, ...]) -> str:
+    """How much of each attempt to keep: only what the chosen output shows, since full
+    score tables are large on big clusters."""
+    if output == "html":
+        return "weighted"  # the report draws every pod's filter reasons and scores
+    if explain and output in ("json", "yaml"):
+        return "weighted"
+    return "full" if explain or explain_pod else "summary"
+
+
+def _write_text(
+    writer: TextPlanWriter, ext: ExtenderSetup, whatif: tuple[WhatIfReport, list[str]] | None
+) -> None:
+    if ext.notice:
+        sys.stdout.write(f"WARNING: {ext.notice}\n")
+    if whatif is not None:
+        from ..render.whatif_text import render_whatif
+
+        sys.stdout.write(render_whatif(whatif[0]))
+    writer.finish(sys.stdout)
+
+
+def _exit_code(
+    result: Plan, whatif: tuple[WhatIfReport, list[str]] | None, ext: ExtenderSetup
+) -> int:
+    """2 when a pending pod was not scheduled or an operation disrupted workloads, 1 when
+    the extender recording could not be written (after the output: the plan is kept)."""
+    recording_failed = finish(ext)
+    if recording_failed:
+        click.echo(recording_failed, err=True)
+        return EXIT_ERROR
     # Skipped pods belong to another scheduler: not this plan's failure.
     pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
     disrupted = whatif is not None and whatif[0].disrupted()
-    recording_failed = finish(ext)  # after the output: a failed write never costs the plan
-    if recording_failed:
-        click.echo(recording_failed, err=True)
-        sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_SOME_PENDING if pending_failed or disrupted else EXIT_ALL_SCHEDULED)
+    return EXIT_SOME_PENDING if pending_failed or disrupted else EXIT_ALL_SCHEDULED
 
 
 def _apply_or_exit(
