@@ -37,9 +37,10 @@ from .admission import (
 from .checks import check_object, duplicate_problem
 from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
-from .kinds import KINDS, READ_KINDS, KindSpec
+from .kinds import KINDS, KindSpec
 from .positions import field_position
 from .problems import ProblemList, duplicate_error, is_list
+from .read_past import ReadPast
 from .sources import STDIN_PATH, manifest_sources, stdin_text
 
 
@@ -181,9 +182,8 @@ class _Builder:
         # Parallel to cluster.pods: origin and whether spec.priority was written.
         self._pod_origins: list[Origin] = []
         self._explicit_priority: list[bool] = []
-        self._ignored: Counter[tuple[str, str | None]] = Counter()
         self.problems = ProblemList()
-        self._finished_pods = 0
+        self._read_past = ReadPast(self._features)
         self._path: Path | None = None  # the file being read, whose text is self._text
         self._text = ""
         # Documents per file, to find an erroneous document without parsing those before it.
@@ -247,11 +247,11 @@ class _Builder:
         # No apiVersion is taken as the expected one; another API group's kind of the same
         # name (Volcano's PodGroup) is not the object ksched reads.
         if spec is None or (api is not None and api != spec.api_version):
-            self._ignored[(kind, None if spec is None else str(api))] += 1
+            self._read_past.ignored[(kind, None if spec is None else str(api))] += 1
             return
         if kind == "Pod" and _finished(raw):
             # kube-scheduler's pod informer filters out Succeeded and Failed pods.
-            self._finished_pods += 1
+            self._read_past.finished_pods += 1
             return
         problems = (
             check_object(
@@ -269,6 +269,7 @@ class _Builder:
             self._report(origin, describe(kind, raw, spec.namespaced), found.field, found.message)
 
     def _store(self, kind: str, spec: KindSpec, raw: Raw, origin: Origin) -> None:
+        self._read_past.see(kind, raw)
         if not self._features.pod_level_resources:
             raw = drop_disabled(kind, raw)
         obj = spec.parse(raw)
@@ -308,28 +309,9 @@ class _Builder:
         documents = self._documents.get(origin.path)
         return positioned_error(origin, what, field_path, message, text, documents)
 
-    def _summary_warnings(self) -> None:
-        """One line for every object ksched does not read, one for finished pods."""
-        if self._ignored:
-            parts = [f"{kind} ({count})" if api is None
-                     else f"{kind} with apiVersion {api} ({count}; ksched reads "
-                     f"{KINDS[kind].api_version})"
-                     for (kind, api), count in sorted(self._ignored.items(),
-                                                      key=lambda i: (i[0][0], i[0][1] or ""))]
-            total = sum(self._ignored.values())
-            self.warnings.append(
-                f"ignoring {total} object(s) ksched does not use: {', '.join(parts)} "
-                f"(ksched reads {READ_KINDS})"
-            )
-        if self._finished_pods:
-            self.warnings.append(
-                f"ignoring {self._finished_pods} Pod(s) in phase Succeeded or Failed "
-                "(kube-scheduler does not see finished pods)"
-            )
-
     def finish(self) -> None:
         """Cross-object steps, once every file is read: admission and references."""
-        self._summary_warnings()
+        self.warnings.extend(self._read_past.warnings())
         cluster = self.cluster
         classes = {**SYSTEM_PRIORITY_CLASSES, **cluster.priority_classes}
         default = default_priority_class(cluster.priority_classes)

@@ -1,8 +1,9 @@
 """DynamicResources as the default profile runs it from v1.34 (DRA GA).
 
 Port of dynamicresources/dynamicresources.go (v1.35.7) for the pods ksched reads:
-ksched loads no ResourceClaim, DeviceClass or ResourceSlice objects and no
-``spec.resourceClaims``, so every pod is a pod without claims. For those the plugin
+ksched loads no ResourceClaim, DeviceClass or ResourceSlice objects and reads past
+``spec.resourceClaims`` (with a warning, manifests/read_past.py), so every pod is a pod
+without claims. For those the plugin
 admits at PreEnqueue, skips at PreFilter (so Filter never runs) and scores 0 on every
 node, which NormalizeScore leaves at 0: the column appears, totals do not move.
 As a PostFilter before DefaultPreemption it adds `no new claims to deallocate` to the
