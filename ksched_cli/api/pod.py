@@ -9,16 +9,12 @@ from ..errors import ObjectError
 from .fields import Raw, boolean, integer, mapping, objects, string, string_map, strings
 from .meta import ObjectMeta, parse_meta, parse_time
 from .pod_level import PodResources, parse_pod_resources
+from .resize import Resize, parse_resize
 from .resources import (
-    CPU,
-    MEMORY,
-    NON_ZERO_DEFAULTS,
+    REQUESTS_BY_SHAPE,
     ExactList,
-    node_cache_non_zero,
+    compute_requests,
     parse_resource_list,
-    pod_level_requests,
-    pod_requests,
-    to_scheduler_units,
 )
 from .selectors import LabelSelector, NodeAffinity, parse_label_selector, parse_node_affinity
 
@@ -136,6 +132,8 @@ class Pod:
     overhead: ExactList = field(default_factory=dict)
     # spec.resources (pod-level resources), kept only by releases that have the gate.
     pod_resources: PodResources | None = None
+    # A bound pod's in-place resize as its status reports it (api/resize.py).
+    resize: Resize | None = None
     host_network: bool = False
     hostname: str = ""
     subdomain: str = ""
@@ -176,19 +174,17 @@ class Pod:
         """Compute requests the way the scheduler does (exact sums, then rounded up)."""
         self.key = f"{self.meta.namespace}/{self.meta.name}"
         self.uid = self.meta.uid or self.key
+        containers, inits, level = _request_lists(self)
         shape = (
-            tuple(tuple(c.requests.items()) for c in self.containers),
-            tuple(
-                (tuple(c.requests.items()), c.restart_policy == "Always")
-                for c in self.init_containers
-            ),
+            tuple(tuple(c.items()) for c in containers),
+            tuple((tuple(c.items()), always) for c, always in inits),
             tuple(self.overhead.items()),
-            tuple(self.pod_resources.supported_requests().items()) if self.pod_resources else (),
+            tuple(level.items()) if level else (),
         )
-        computed = _REQUESTS_BY_SHAPE.get(shape)
+        computed = REQUESTS_BY_SHAPE.get(shape)
         if computed is None:
-            computed = _compute_requests(self)
-            _REQUESTS_BY_SHAPE[shape] = computed
+            computed = compute_requests(containers, inits, self.overhead, level)
+            REQUESTS_BY_SHAPE[shape] = computed
         # Shared between pods of one shape: treated as read-only everywhere.
         self.requests, self.non_zero_requests, self.cache_non_zero, self.node_non_zero = computed
 
@@ -196,23 +192,23 @@ class Pod:
         return [p for c in self.containers for p in c.ports if p.host_port > 0]
 
 
-# Pods stamped from one template share a resource shape; exact Fraction sums are
-# the slow part of loading, so each shape is computed once.
-# (requests, non-zero requests, v1.30's NonZeroRequested, v1.32+'s NonZeroRequested)
-_Computed = tuple[dict[str, int], dict[str, int], tuple[int, int], tuple[int, int]]
-_REQUESTS_BY_SHAPE: dict[object, _Computed] = {}
-
-
-def _compute_requests(pod: Pod) -> _Computed:
+def _request_lists(
+    pod: Pod,
+) -> tuple[list[ExactList], list[tuple[ExactList, bool]], ExactList | None]:
+    """The containers', init containers' (with "restartable") and pod-level requests the
+    scheduler counts: the spec's, or what a resize under way holds (api/resize.py)."""
+    resize = pod.resize
     containers = [c.requests for c in pod.containers]
     inits = [(c.requests, c.restart_policy == "Always") for c in pod.init_containers]
     level = pod.pod_resources.supported_requests() if pod.pod_resources else None
-    if level:
-        return pod_level_requests(containers, inits, pod.overhead, level)
-    requests = to_scheduler_units(pod_requests(containers, inits, pod.overhead))
-    non_zero = to_scheduler_units(pod_requests(containers, inits, pod.overhead, NON_ZERO_DEFAULTS))
-    node_non_zero = (non_zero.get(CPU, 0), non_zero.get(MEMORY, 0))
-    return requests, non_zero, node_cache_non_zero(containers, inits, pod.overhead), node_non_zero
+    if resize is None:
+        return containers, inits, level
+    containers = [resize.container_requests(c.name, c.requests) for c in pod.containers]
+    inits = [
+        (resize.container_requests(c.name, c.requests) if always else c.requests, always)
+        for c, (_, always) in zip(pod.init_containers, inits, strict=True)
+    ]
+    return containers, inits, resize.pod_requests(level) if level else level
 
 
 def _container(raw: Raw, path: str, host_network: bool) -> Container:
@@ -372,6 +368,8 @@ def parse_pod(raw: Raw) -> Pod:
         hostname=string(spec, "hostname", "spec"),
         subdomain=string(spec, "subdomain", "spec"),
         nominated_node_name=string(status, "nominatedNodeName", "status"),
+        # The scheduler reads a pending pod's requests without its status (fit.go).
+        resize=parse_resize(status) if spec.get("nodeName") else None,
         start_time=parse_time(start, "status.startTime") if start is not None else None,
     )
     pod.terminating_by_preemption = meta.deletion_timestamp is not None and any(

@@ -180,3 +180,25 @@ def pod_level_requests(
     node_mem = ceil_int(node[MEMORY]) if MEMORY in node else 0
     # v1.30's per-container NonZeroRequested never applies: the gate came in 1.34.
     return to_scheduler_units(exact), non_zero, (node_cpu, node_mem), (node_cpu, node_mem)
+
+
+# Pods stamped from one template share a resource shape; exact Fraction sums are
+# the slow part of loading, so each shape is computed once.
+# (requests, non-zero requests, v1.30's NonZeroRequested, v1.32+'s NonZeroRequested)
+_Computed = tuple[dict[str, int], dict[str, int], tuple[int, int], tuple[int, int]]
+REQUESTS_BY_SHAPE: dict[object, _Computed] = {}
+
+
+def compute_requests(
+    containers: list[ExactList],
+    inits: list[tuple[ExactList, bool]],
+    overhead: ExactList,
+    level: ExactList | None,
+) -> _Computed:
+    """(requests, non-zero requests, v1.30's and v1.32+'s NonZeroRequested) of a pod."""
+    if level:
+        return pod_level_requests(containers, inits, overhead, level)
+    requests = to_scheduler_units(pod_requests(containers, inits, overhead))
+    non_zero = to_scheduler_units(pod_requests(containers, inits, overhead, NON_ZERO_DEFAULTS))
+    node_non_zero = (non_zero.get(CPU, 0), non_zero.get(MEMORY, 0))
+    return requests, non_zero, node_cache_non_zero(containers, inits, overhead), node_non_zero

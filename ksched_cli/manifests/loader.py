@@ -21,6 +21,7 @@ from .. import KUBE_SCHEDULER_VERSION
 from ..api.fields import Raw, type_name
 from ..api.pod import Pod
 from ..api.pod_level import drop_disabled
+from ..api.resize import drop_disabled as drop_resize
 from ..engine.cluster import Cluster
 from ..errors import KschedError, Location, ObjectError
 from ..versions.releases import features_for, minor_version
@@ -272,6 +273,8 @@ class _Builder:
         self._read_past.see(kind, raw)
         if not self._features.pod_level_resources:
             raw = drop_disabled(kind, raw)
+        if kind == "Pod":
+            raw = self._resize_fields(raw)
         obj = spec.parse(raw)
         key = object_key(raw, spec.namespaced)
         seen = self._seen[kind]
@@ -288,6 +291,12 @@ class _Builder:
         elif kind == "Node":
             obj.load_index = len(self.cluster.nodes)
         spec.store(self.cluster, key, obj)
+
+    def _resize_fields(self, raw: Raw) -> Raw:
+        """The pod without the resize status fields its release's API server drops."""
+        containers = self._features.in_place_resize_requests
+        pod_level = self._features.in_place_pod_level_resize_requests
+        return raw if containers and pod_level else drop_resize(raw, containers, pod_level)
 
     def _add_duplicate(self, duplicate: Duplicate, document: Any, path: Path) -> None:
         item, what, error = duplicate_error(duplicate, document, path, _describe_any)

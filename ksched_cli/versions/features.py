@@ -112,6 +112,14 @@ class Features:
         "a pending pod's nomination ending (changed, cleared, the pod deleted) is an "
         "AssignedPodDelete for pods of lower or equal priority",
     )
+    in_place_resize_requests: bool = _switch(
+        "1.33",
+        "k8s.io/component-helpers v0.33.3 (same through v0.36.3): resource/helpers.go "
+        f"AggregateContainerRequests, determineEffectiveRequests; {SRC_135}: framework/types.go "
+        "CalculateResource (UseStatusResources with InPlacePodVerticalScaling, beta on in v1.33)",
+        "a bound pod's container resizing counts max(spec, status resources, allocatedResources) "
+        "(an Infeasible resize leaves the spec out)",
+    )
     pop_from_backoff_q: bool = _switch(
         "1.33",
         f"{SRC_133}: backend/queue/active_queue.go, backoff_queue.go",
@@ -171,6 +179,14 @@ class Features:
         "k8s.io/kube-scheduler v0.36.3: config/v1/types.go Plugins, framework/interface.go "
         "PlacementGeneratePlugin and PlacementScorePlugin",
         "profiles accept the placementGenerate and placementScore plugin sets (not run)",
+    )
+    in_place_pod_level_resize_requests: bool = _switch(
+        "1.36",
+        "k8s.io/component-helpers v0.36.3: resource/helpers.go PodRequests; "
+        "InPlacePodLevelResourcesVerticalScaling beta on from v1.36 (kube_features.go of a "
+        "1.37-development tree)",
+        "a bound pod's pod-level requests follow its status.resources and allocatedResources "
+        "the same way",
     )
     balanced_change_in_balance: bool = _switch(
         "1.36",

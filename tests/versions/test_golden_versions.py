@@ -27,6 +27,7 @@ MATCH_LABEL_KEYS = "tests/versions/clusters/match-label-keys.yaml"
 PREEMPTED_WAITING = "tests/versions/clusters/preempted-waiting"
 BOUND_VOLUME = "tests/versions/clusters/bound-volume-hostname.yaml"
 NOMINATED_DELETE = "tests/versions/clusters/nominated-delete"
+RESIZE = "tests/versions/clusters/in-place-resize.yaml"
 
 CASES: dict[str, tuple[list[str], int]] = {
     "versions.txt": (["versions", "--changes"], 0),
@@ -115,6 +116,13 @@ CASES: dict[str, tuple[list[str], int]] = {
              f"{PREEMPTED_WAITING}/cluster.yaml", "--config", "gang",
              "--kubernetes-version", v],
             2,
+        )
+        for v in ("1.32", "1.36")
+    },
+    # A resize under way: the spec (v1.32) against max(spec, actuated, allocated) (v1.33+).
+    **{
+        f"in-place-resize.{v}.txt": (
+            ["plan", RESIZE, "--explain-pod", "default/new", "--kubernetes-version", v], 0
         )
         for v in ("1.32", "1.36")
     },
