@@ -34,7 +34,7 @@ from .model import API_VERSION, KIND, ConfigV1, ProfileV1, decode
 from .problems import ERROR, WARNING, Problem, child, plain
 from .types import Profile, SchedulerConfig
 from .validation import validate
-from .validation_args import INIT_VALIDATORS
+from .validation_args import INIT_VALIDATORS, validate_coscheduling_v032
 
 if TYPE_CHECKING:
     from .schema import SchemaIssue
@@ -192,6 +192,8 @@ def _init_checks(profile: ProfileV1, built: BuiltProfile) -> list[Problem]:
     problems: list[Problem] = []
     for config in profile.plugin_config:
         check = INIT_VALIDATORS.get(config.name)
+        if config.name == "Coscheduling" and profile.features.coscheduling_args_validation:
+            check = validate_coscheduling_v032  # scheduler-plugins v0.32.7's New
         if check and config.origin and config.args is not None and config.name in built.needed:
             problems += check(child(config.origin, "args"), config.args)
     return problems

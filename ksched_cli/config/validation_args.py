@@ -265,6 +265,15 @@ def validate_coscheduling(base: str, args: dict[str, Any]) -> list[Problem]:
     return []
 
 
+def validate_coscheduling_v032(base: str, args: dict[str, Any]) -> list[Problem]:
+    """ValidateCoschedulingArgs of scheduler-plugins v0.32.7: both fields, every problem."""
+    return [
+        invalid(child(base, key), args[key], "must be greater than 0")
+        for key in ("permitWaitingTimeSeconds", "podGroupBackoffSeconds")
+        if args[key] < 0
+    ]
+
+
 # validatePluginConfig's table. NodeResourcesFit is missing on purpose: v1.30 keys it
 # as "NodeResourcesFitArgs", so its args are only checked when the plugin starts.
 def validate_dynamic_resources(base: str, args: dict[str, Any]) -> list[Problem]:

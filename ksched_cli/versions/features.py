@@ -63,6 +63,13 @@ class Features:
         "VolumeBinding's PreFilter no longer narrows the nodes to a bound volume's hostname "
         "affinity: every node goes through its Filter",
     )
+    coscheduling_args_validation: bool = _switch(
+        "1.32",
+        "kubernetes-sigs/scheduler-plugins v0.32.7 (built on k8s.io/kubernetes v1.32.5): "
+        "apis/config/validation ValidateCoschedulingArgs, called by Coscheduling's New",
+        "Coscheduling refuses a negative permitWaitingTimeSeconds or podGroupBackoffSeconds "
+        "with `must be greater than 0`",
+    )
     sidecar_non_zero_requested: bool = _switch(
         "1.32",
         f"{SRC_132}: framework/types.go calculateResource",

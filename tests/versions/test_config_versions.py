@@ -1,4 +1,5 @@
-"""The config layer per release: registry, default profile, DynamicResourcesArgs.
+"""The config layer per release: registry, default profile, DynamicResourcesArgs, and
+Coscheduling's args (scheduler-plugins v0.32.7's ValidateCoschedulingArgs from 1.32).
 
 Rows follow apis/config/v1 default_plugins_test (TestApplyFeatureGates) of v1.32.5 and
 v1.35.7, and validation_pluginargs_test TestValidateDynamicResourcesArgs (v1.35.7).
@@ -142,3 +143,39 @@ def test_dynamic_resources_args_defaulted_from_134() -> None:
     config = default_config(release("1.36").features)
     assert config.profiles[0].args("DynamicResources").filter_timeout_seconds == 10.0
     assert default_config(release("1.30").features).profiles[0].args("DynamicResources") is None
+
+
+COSCHEDULING = """profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      enabled: [{name: Coscheduling}]
+      disabled: [{name: PrioritySort}]
+  pluginConfig:
+  - name: Coscheduling
+    args: {permitWaitingTimeSeconds: %s, podGroupBackoffSeconds: %s}
+"""
+
+
+@pytest.mark.parametrize(
+    ("version", "waiting", "backoff", "errors"),
+    [
+        # scheduler-plugins v0.30: only the backoff is checked, by the plugin's constructor.
+        ("1.30", -10, -20, ["Invalid value: -20: PodGroupBackoffSeconds cannot be negative"]),
+        ("1.30", -10, 0, []),
+        # v0.32.7's ValidateCoschedulingArgs rows (TestValidateCoschedulingArgs).
+        ("1.32", 30, 60, []),
+        ("1.32", -10, 60, ["Invalid value: -10: must be greater than 0"]),
+        ("1.32", 30, -20, ["Invalid value: -20: must be greater than 0"]),
+        ("1.36", -30, -20,
+         ["Invalid value: -30: must be greater than 0",
+          "Invalid value: -20: must be greater than 0"]),
+        ("1.32", 0, 0, []),
+    ],
+)
+def test_coscheduling_args_per_release(
+    tmp_path: Path, version: str, waiting: int, backoff: int, errors: list[str]
+) -> None:
+    path = _write(tmp_path, COSCHEDULING % (waiting, backoff))
+    checked = check_config(path, release(version).features)
+    assert [e.message for e in checked.errors] == errors
