@@ -49,7 +49,8 @@ RELEASES: dict[str, Release] = {
             "1.30",
             "v1.30.6",
             "178 conformance cases and ~300 rows of upstream v1.30 unit-test tables",
-            "k8s.io/kubernetes v1.30.6 vendored in kubernetes-sigs/scheduler-plugins@d250c4b9",
+            "k8s.io/kubernetes v1.30.6 vendored in kubernetes-sigs/scheduler-plugins@d250c4b9 "
+            "(Coscheduling v0.30 from the same tree)",
             features_for("1.30"),
         ),
         Release(
@@ -57,7 +58,8 @@ RELEASES: dict[str, Release] = {
             "v1.32.5",
             "a table for every switch (upstream's v1.32 unit-test rows where they exist, "
             "else rows following the code read), and golden plans",
-            "k8s.io/kubernetes v1.32.5 vendored in openshift-kni/scheduler-plugins@0aead6551",
+            "k8s.io/kubernetes v1.32.5 vendored in openshift-kni/scheduler-plugins@0aead6551; "
+            "Coscheduling as kubernetes-sigs/scheduler-plugins v0.32.7",
             features_for("1.32"),
         ),
         Release(
@@ -70,7 +72,8 @@ RELEASES: dict[str, Release] = {
             "checked against upstream's post-merge test table (docs/versions.md)",
             "v1.33.3, v1.34.1 and v1.35.7 vendored in openshift-kni/scheduler-plugins@0c967825a, "
             "@30d55f730 and @2117d3e30, k8s.io/kube-scheduler v0.36.3, kubernetes/kubernetes "
-            "master after PR #135573 (resource_allocation.go at 1175e166)",
+            "master after PR #135573 (resource_allocation.go at 1175e166), component-helpers "
+            "v0.36.3; Coscheduling as scheduler-plugins v0.32.7 (no release is built on 1.36)",
             features_for("1.36"),
         ),
     )
