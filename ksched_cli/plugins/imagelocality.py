@@ -1,6 +1,8 @@
 """ImageLocality: favour nodes already holding the pod's images.
 
-Port of imagelocality/image_locality.go.
+Port of imagelocality/image_locality.go. From v1.36 (kubernetes#130231) the images of
+``image`` volumes are summed too, while the threshold still counts only containers
+(v1.37 counts the volumes as well, #138951).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ..framework.interface import Handle
 from ..framework.nodeinfo import ImageStateSummary, NodeInfo
 from ..framework.status import Status
 from ..framework.types import MAX_NODE_SCORE
+from ..versions.features import features_of
 from .helpers.prepare import live_columns
 
 NAME = "ImageLocality"
@@ -50,9 +53,16 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
     return MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
 
 
-def pod_image_names(pod: Pod) -> tuple[str, ...]:
-    """Normalized image names of the init containers then the containers, duplicates kept."""
-    return tuple(normalized_image_name(c.image) for c in (*pod.init_containers, *pod.containers))
+def pod_image_names(pod: Pod, volumes: bool = False) -> tuple[str, ...]:
+    """Normalized image names of the init containers, the containers and, with
+    ``volumes``, the image volumes' references; duplicates kept."""
+    names = [normalized_image_name(c.image) for c in (*pod.init_containers, *pod.containers)]
+    if volumes:
+        for volume in pod.volumes:
+            image = volume.source.get("image")
+            if isinstance(image, dict):
+                names.append(normalized_image_name(str(image.get("reference") or "")))
+    return tuple(names)
 
 
 class Plugin:
@@ -60,13 +70,14 @@ class Plugin:
 
     def __init__(self, args: Any, handle: Handle) -> None:
         self.handle = handle
+        self.image_volumes = features_of(handle).image_volume_locality
         # Score runs once per node for the same pod: keep its image names.
         self._pod: Pod | None = None
         self._names: tuple[str, ...] = ()
 
     def _images_of(self, pod: Pod) -> tuple[str, ...]:
         if self._pod is not pod:
-            self._pod, self._names = pod, pod_image_names(pod)
+            self._pod, self._names = pod, pod_image_names(pod, self.image_volumes)
         return self._names
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
@@ -80,7 +91,9 @@ class Plugin:
             image = states.get(name)
             if image is not None:
                 total_score += scaled_image_score(image, total)
-        return calculate_priority(total_score, len(names)), None
+        # The threshold counts containers only, image volumes or not (v1.36).
+        containers = len(pod.init_containers) + len(pod.containers)
+        return calculate_priority(total_score, containers), None
 
     def prepare(self, pods: Sequence[Pod], points: frozenset[str]) -> None:
         """The static mask Score reads, made before the first attempt."""

@@ -187,6 +187,14 @@ class Features:
         "PlacementGeneratePlugin and PlacementScorePlugin",
         "profiles accept the placementGenerate and placementScore plugin sets (not run)",
     )
+    image_volume_locality: bool = _switch(
+        "1.36",
+        "kubernetes/kubernetes#130231 (not in v1.35.7's image_locality.go; a v1.36 change per "
+        "the research summary); sumImageScores' image-volume loop and Score's container-only "
+        "threshold as quoted from master after v1.36.0 in kubernetes/kubernetes#138952",
+        "ImageLocality sums the images of image volumes too (the threshold still counts "
+        "containers only)",
+    )
     in_place_pod_level_resize_requests: bool = _switch(
         "1.36",
         "k8s.io/component-helpers v0.36.3: resource/helpers.go PodRequests; "

@@ -92,3 +92,39 @@ def test_score(
 )
 def test_normalized_image_name(name: str, normalized: str) -> None:
     assert normalized_image_name(name) == normalized
+
+
+# v1.36 (kubernetes#130231): image volumes add to the sum; the max threshold still counts
+# only containers (the bug kubernetes#138952 reports, fixed for 1.37 by #138951).
+VOLUME_CASES = [
+    # 1.36: (10M + 250M)/2 on node2; 100*(130-23)/(1000-23) = 10.
+    ("image volume counted", ["gcr.io/10"], ["gcr.io/250"], "1.36", [0, 10]),
+    # Before 1.36 the volume is ignored: node2's 10M is below the minimum threshold.
+    ("image volume ignored before 1.36", ["gcr.io/10"], ["gcr.io/250"], "1.32", [0, 0]),
+    # (30M + 4000M)/2 is over one container's 1000M threshold: 100, where
+    # counting the volume in the threshold (v1.37) would give less.
+    ("threshold counts containers only", ["gcr.io/30"], ["gcr.io/4000"], "1.36", [100, 0]),
+]
+
+
+@pytest.mark.parametrize(
+    ("containers", "volumes", "version", "expected"),
+    [c[1:] for c in VOLUME_CASES],
+    ids=[c[0] for c in VOLUME_CASES],
+)
+def test_image_volumes(
+    containers: list[str], volumes: list[str], version: str, expected: list[int]
+) -> None:
+    from ksched_cli.versions.releases import release
+
+    nodes = [make_node("node1", images=N400030), make_node("node2", images=N25010)]
+    handle = FakeHandle(nodes, features=release(version).features)
+    plugin = imagelocality.Plugin(None, handle)
+    spec = {
+        "containers": [{"name": f"c{i}", "image": img} for i, img in enumerate(containers)],
+        "volumes": [{"name": f"v{i}", "image": {"reference": ref}}
+                    for i, ref in enumerate(volumes)],
+    }
+    pod = make_pod("p", spec=spec)
+    got = [plugin.score(CycleState(), pod, handle.node(n))[0] for n in ("node1", "node2")]
+    assert got == expected

@@ -28,6 +28,7 @@ PREEMPTED_WAITING = "tests/versions/clusters/preempted-waiting"
 BOUND_VOLUME = "tests/versions/clusters/bound-volume-hostname.yaml"
 NOMINATED_DELETE = "tests/versions/clusters/nominated-delete"
 RESIZE = "tests/versions/clusters/in-place-resize.yaml"
+IMAGE_VOLUME = "tests/versions/clusters/image-volume.yaml"
 
 CASES: dict[str, tuple[list[str], int]] = {
     "versions.txt": (["versions", "--changes"], 0),
@@ -123,6 +124,14 @@ CASES: dict[str, tuple[list[str], int]] = {
     **{
         f"in-place-resize.{v}.txt": (
             ["plan", RESIZE, "--explain-pod", "default/new", "--kubernetes-version", v], 0
+        )
+        for v in ("1.32", "1.36")
+    },
+    # ImageLocality ignores image volumes before v1.36 and sums them from v1.36.
+    **{
+        f"image-volume.{v}.txt": (
+            ["plan", IMAGE_VOLUME, "--explain-pod", "default/infer", "--kubernetes-version", v],
+            0,
         )
         for v in ("1.32", "1.36")
     },
