@@ -49,17 +49,23 @@ class PodResources:
         return {k: v for k, v in self.requests.items() if is_supported(k)}
 
 
-def drop_disabled(kind: str, raw: Raw) -> Raw:
-    """``raw`` without pod-level resources, as a release without the gate stores it."""
+def pod_spec_of(kind: str, raw: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The pod spec of a Pod, or of a workload's pod template; None for other kinds."""
     path = TEMPLATE_SPEC_PATHS.get(kind)
     if path is None:
-        return raw
+        return None
     node: Any = raw
     for key in path:
         node = node.get(key) if isinstance(node, Mapping) else None
-    if not isinstance(node, Mapping) or "resources" not in node:
+    return node if isinstance(node, Mapping) else None
+
+
+def drop_disabled(kind: str, raw: Raw) -> Raw:
+    """``raw`` without pod-level resources, as a release without the gate stores it."""
+    spec = pod_spec_of(kind, raw)
+    if spec is None or "resources" not in spec:
         return raw
-    return _without(raw, path)
+    return _without(raw, TEMPLATE_SPEC_PATHS[kind])
 
 
 def _without(raw: Mapping[str, Any], path: tuple[str, ...]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ..api.pod_level import TEMPLATE_SPEC_PATHS
+from ..api.pod_level import pod_spec_of
 from ..versions.features import Features
 from .kinds import KINDS, READ_KINDS
 
@@ -31,7 +31,7 @@ class ReadPast:
         """Counts ``raw`` when it is a pending pod, or a pod template, with claims."""
         if not self._dra:
             return
-        spec = _pod_spec(kind, raw)
+        spec = pod_spec_of(kind, raw)
         if spec is not None and spec.get("resourceClaims") and not (
             kind == "Pod" and spec.get("nodeName")
         ):
@@ -66,9 +66,3 @@ class ReadPast:
             )
         return found
 
-
-def _pod_spec(kind: str, raw: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    node: Any = raw
-    for key in TEMPLATE_SPEC_PATHS.get(kind, ()):
-        node = node.get(key) if isinstance(node, Mapping) else None
-    return node if isinstance(node, Mapping) and kind in TEMPLATE_SPEC_PATHS else None

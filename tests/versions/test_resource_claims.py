@@ -15,20 +15,14 @@ from click.testing import CliRunner
 
 from ksched_cli.cli.main import cli
 from ksched_cli.manifests import load_cluster
+from tests.manifests.helpers import docs, node, pod
 
-NODE = """apiVersion: v1
-kind: Node
-metadata: {name: n1}
-status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
-"""
+NODE = node("n1")
 CLAIMS = "  resourceClaims: [{name: gpu, resourceClaimName: gpu-0}]\n"
-CONTAINER = "  containers: [{name: c, image: x}]\n"
 
 
 def _pod(name: str, node_name: str = "") -> str:
-    bound = f"  nodeName: {node_name}\n" if node_name else ""
-    return (f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\n"
-            f"spec:\n{bound}{CLAIMS}{CONTAINER}")
+    return pod(name, "default", node_name, spec=CLAIMS)
 
 
 DEPLOYMENT = """apiVersion: apps/v1
@@ -43,9 +37,7 @@ spec:
       resourceClaims: [{name: gpu, resourceClaimTemplateName: gpu}]
       containers: [{name: c, image: x}]
 """
-PLAIN = (
-    "apiVersion: v1\nkind: Pod\nmetadata: {name: plain, namespace: default}\nspec:\n" + CONTAINER
-)
+PLAIN = pod("plain", "default")
 
 
 def _warning(count: int, version: str) -> str:
@@ -70,14 +62,14 @@ def test_claims_warning(
     tmp_path: Path, documents: list[str], version: str, expected: list[str]
 ) -> None:
     path = tmp_path / "cluster.yaml"
-    path.write_text("---\n".join(documents))
+    path.write_text(docs(*documents))
     result = load_cluster([str(path)], kubernetes_version=version)
     assert result.warnings == expected
 
 
 def test_plan_still_places_the_pod_and_warns(tmp_path: Path) -> None:
     path = tmp_path / "cluster.yaml"
-    path.write_text("---\n".join([NODE, _pod("a")]))
+    path.write_text(docs(NODE, _pod("a")))
     result = CliRunner().invoke(cli, ["plan", str(path), "--kubernetes-version", "1.36"])
     assert result.exit_code == 0
     assert result.stderr == f"warning: {_warning(1, '1.36')}\n"
