@@ -11,10 +11,13 @@ from .meta import ObjectMeta, parse_meta, parse_time
 from .pod_level import PodResources, parse_pod_resources
 from .resize import Resize, parse_resize
 from .resources import (
+    NON_ZERO_DEFAULTS,
     REQUESTS_BY_SHAPE,
     ExactList,
     compute_requests,
     parse_resource_list,
+    pod_requests,
+    to_scheduler_units,
 )
 from .selectors import LabelSelector, NodeAffinity, parse_label_selector, parse_node_affinity
 
@@ -190,6 +193,15 @@ class Pod:
 
     def host_ports(self) -> list[ContainerPort]:
         return [p for c in self.containers for p in c.ports if p.host_port > 0]
+
+
+def container_requests(pod: Pod, non_zero: bool) -> dict[str, int]:
+    """PodRequests with SkipPodLevelResources: the spec's containers and overhead only,
+    with the non-zero defaults when ``non_zero``."""
+    containers = [c.requests for c in pod.containers]
+    inits = [(c.requests, c.restart_policy == "Always") for c in pod.init_containers]
+    defaults = NON_ZERO_DEFAULTS if non_zero else None
+    return to_scheduler_units(pod_requests(containers, inits, pod.overhead, defaults))
 
 
 def _request_lists(

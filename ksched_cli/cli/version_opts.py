@@ -14,8 +14,8 @@ from ..versions.releases import DEFAULT_VERSION, ENV_VAR, Release, UnsupportedVe
 F = TypeVar("F", bound=Callable[..., Any])
 
 VERSION_HELP = (
-    f"kube-scheduler release to replay: 1.30, 1.32 or 1.36 (see `ksched versions`; "
-    f"env {ENV_VAR})."
+    f"kube-scheduler release to replay: a minor from 1.30 to 1.36, or a patch such as "
+    f"1.35.7 naming its minor (default {DEFAULT_VERSION}; see `ksched versions`; env {ENV_VAR})."
 )
 
 
@@ -31,7 +31,7 @@ def _global_value() -> str | None:
 
 def resolve_kubernetes_version(value: str | None = None) -> Release:
     """The release named by ``value``, else by the global option, else by
-    $KSCHED_KUBERNETES_VERSION, else 1.30.
+    $KSCHED_KUBERNETES_VERSION, else the default release.
 
     An unsupported version prints one error line naming the supported ones and exits 1.
     """

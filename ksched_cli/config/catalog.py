@@ -193,12 +193,21 @@ _DRA_ON = _info(
 )
 
 
+# v1.34's DynamicResources has no Score point (it came with v1.35), so no weight either.
+_DRA_ON_UNSCORED = _info(
+    "DynamicResources",
+    "preEnqueue preFilter filter postFilter reserve preBind",
+    "DRA claims; skips pods without resource claims (ksched reads none)",
+    args=True,
+)
+
+
 def lookup(name: str, features: Features = V130) -> PluginInfo | None:
     """The plugin's catalog entry, or None when the release has no such plugin."""
     if not registered(name, features):
         return None
     if name == _DRA_ON.name and features.dra_in_default_profile:
-        return _DRA_ON
+        return _DRA_ON if features.dra_scoring else _DRA_ON_UNSCORED
     return CATALOG.get(name)
 
 

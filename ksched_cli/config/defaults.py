@@ -73,7 +73,7 @@ def default_multipoint(features: Features = V130) -> list[tuple[str, int | None]
         out.append(("NodeDeclaredFeatures", None))
     if features.dra_in_default_profile:
         at = next(i for i, (name, _) in enumerate(out) if name == "DefaultPreemption")
-        out.insert(at, ("DynamicResources", 2))
+        out.insert(at, ("DynamicResources", 2 if features.dra_scoring else None))
     return out
 
 

@@ -8,7 +8,7 @@ from ..versions.features import Features
 from .catalog import lookup
 from .extenders import validate_extenders
 from .godur import format_duration, parse_duration
-from .model import ConfigV1, PluginSet, ProfileV1
+from .model import API_VERSION, MULTI_POINT, ConfigV1, PluginSet, ProfileV1
 from .problems import GoRepr, Problem, child, duplicate, go_value, invalid, required, warning
 from .validation_args import CONFIG_VALIDATORS, validate_dynamic_resources
 
@@ -68,12 +68,40 @@ def _plugin_config(profile: ProfileV1) -> list[Problem]:
         if config.name in seen:
             problems.append(duplicate(config.origin, config.name))
         seen.add(config.name)
+        if profile.features.invalid_in_tree_volume_limits and config.name in _INVALID_IN_V1:
+            problems.append(invalid(config.origin, config.name, _INVALID_DETAIL))
+            continue  # its args are not checked
         validate = CONFIG_VALIDATORS.get(config.name)
         if config.name == "DynamicResources" and profile.features.dra_in_default_profile:
             validate = validate_dynamic_resources  # DynamicResourcesArgs exist from v1.34
         if validate is not None and config.args is not None:
             problems += validate(child(config.origin, "args"), config.args)
         problems += _ignored_args(config.name, config.args, config.origin, profile.features)
+    return problems
+
+
+# validation.go invalidPluginsByVersion (v1.31+): plugins a v1 configuration may no longer name.
+_INVALID_IN_V1 = frozenset(("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits"))
+_INVALID_DETAIL = (
+    f'was invalid in version "{API_VERSION}" (KubeSchedulerConfiguration is version '
+    f'"{API_VERSION}")'
+)
+
+
+def _invalid_plugins(profile: ProfileV1) -> list[Problem]:
+    """validatePluginSetForInvalidPlugins: the extension points' enabled lists (not
+    multiPoint; pluginConfig names are checked in _plugin_config). Go walks the points in
+    map order, ksched in the configuration's."""
+    if not profile.features.invalid_in_tree_volume_limits:
+        return []
+    problems = []
+    for key, plugins in (profile.plugins or {}).items():
+        if key == MULTI_POINT:
+            continue
+        for j, entry in enumerate(plugins.enabled):
+            if entry.origin and entry.name in _INVALID_IN_V1:
+                path = child(profile.path, "plugins", key, f"enabled[{j}]")
+                problems.append(invalid(path, entry.name, _INVALID_DETAIL, entry.origin))
     return problems
 
 
@@ -111,6 +139,7 @@ def validate_profile(profile: ProfileV1) -> list[Problem]:
     problems += _percentage(
         child(profile.path, "percentageOfNodesToScore"), profile.percentage_of_nodes_to_score
     )
+    problems += _invalid_plugins(profile)
     return problems + _plugin_config(profile) + _disabled_warnings(profile)
 
 

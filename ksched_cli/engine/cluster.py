@@ -51,6 +51,9 @@ class Cluster:
     # The controllers' reaction to a pod binding (set by controllers.reconcile when a
     # StatefulSet waits on it): the pods they create in turn, already in ``pods``.
     on_bound: Callable[[Pod, float], list[Pod]] | None = None
+    # The scheduler's informers seeing a PersistentVolume or claim updated (old, new): the
+    # PV controller completing a static binding at bind time. Set by the engine.
+    on_storage_update: Callable[[object, object], None] | None = None
     # The Kubernetes release whose API schemas checked the objects (--kubernetes-version);
     # objects a what-if step creates later are checked against the same release.
     kubernetes_version: str = KUBE_SCHEDULER_VERSION

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..api.meta import DEFAULT_TIME
 from ..api.owners import owner_of
 from ..api.pod import Pod
+from ..api.storage import PersistentVolume
 from ..config.types import SchedulerConfig
 from ..extender.scheduling import Extenders, build_extenders
 from ..extender.transport import Transport
@@ -18,6 +19,7 @@ from ..framework.nominations import Nominations
 from ..framework.podinfo import PodInfo
 from ..framework.types import QueuedPodInfo
 from . import records as rec
+from .actions import PV, PVC, UPDATE
 from .cluster import Cluster
 from .cycle import SchedulingCycle
 from .nominator import Nominator
@@ -97,6 +99,7 @@ class Engine:
                 self.frameworks, bool(self.extenders), self._cluster.namespace_labels,
                 self.features,
             )
+            cluster.on_storage_update = self._storage_updated
         self.queued: dict[str, QueuedPodInfo] = {}
         self._decided: dict[str, rec.Decision] = {}
         self.last_message: dict[str, str] = {}
@@ -186,6 +189,16 @@ class Engine:
         """A pod created during the plan (already in ``cluster.pods``) enters the queue."""
         self.pods_by_uid[pod.uid] = pod
         self._enqueue(pod)
+
+    def _storage_updated(self, old: object, new: object) -> None:
+        """A PersistentVolume or claim written during the plan (a static binding completed
+        at bind time): a PvUpdate or PvcUpdate the rejecting plugins' hints judge (v1.32+;
+        v1.30's move at the bind that follows moves every pod anyway)."""
+        from .storage_hints import StorageEvent
+
+        volume = isinstance(new, PersistentVolume)
+        resource, label = (PV, "PvUpdate") if volume else (PVC, "PvcUpdate")
+        self.queue.move_with_hints(self.clock, StorageEvent(resource, UPDATE, old, new, label))
 
     def pod_bound(self, pod: Pod) -> None:
         """Controllers react to a binding (an OrderedReady StatefulSet's next ordinal)."""

@@ -146,8 +146,8 @@ def _find_nodes_that_fit(
     all_nodes = snapshot.list()
     pre_result, status = fwk.run_pre_filter(state, pod)
     absent_nodes = fwk.features.absent_nodes_status
-    if absent_nodes and pre_result is not None:
-        # v1.32+: the plugins that narrowed the node set count as rejectors.
+    if fwk.features.pre_filter_result_rejectors and pre_result is not None:
+        # v1.31+: the plugins that narrowed the node set count as rejectors.
         diagnosis.unschedulable_plugins.update(pre_result.plugins)
     if status is not None and status.code != Code.SUCCESS:
         if not status.is_rejected():

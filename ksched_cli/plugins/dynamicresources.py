@@ -19,10 +19,18 @@ from ..api.pod import Pod
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
-from ..framework.status import Code, Status
+from ..framework.status import Code, Status, as_error
 from ..framework.types import PostFilterResult, PreFilterResult
 
 NAME = "DynamicResources"
+STATE_KEY = NAME
+
+
+class _StateData:
+    """The empty claim set PreFilter records before it skips a pod without claims."""
+
+    def clone(self) -> _StateData:
+        return self
 
 
 class Plugin:
@@ -36,6 +44,8 @@ class Plugin:
         return None
 
     def pre_filter(self, state: CycleState, pod: Pod) -> tuple[PreFilterResult | None, Status]:
+        if self.enabled:
+            state.write(STATE_KEY, _StateData())
         return None, Status(Code.SKIP)
 
     def pre_filter_extensions(self) -> None:
@@ -47,9 +57,15 @@ class Plugin:
     def post_filter(
         self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
     ) -> tuple[PostFilterResult | None, Status]:
-        # PreFilter recorded an empty claim set before skipping, so there is nothing to free.
-        reason = "no new claims to deallocate" if self.enabled else "plugin disabled"
-        return None, Status(Code.UNSCHEDULABLE, reason)
+        if not self.enabled:
+            return None, Status(Code.UNSCHEDULABLE, "plugin disabled")
+        # A PreFilter plugin that rejected the pod as unresolvable stops PreFilter before
+        # this plugin's turn: its state was never written, and reading it is an error
+        # (which also keeps DefaultPreemption from running).
+        if not isinstance(state.get(STATE_KEY), _StateData):
+            return None, as_error("not found")
+        # PreFilter recorded an empty claim set, so there is nothing to free.
+        return None, Status(Code.UNSCHEDULABLE, "no new claims to deallocate")
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Status | None:
         # v1.30 (gate off) lists PreScore; the disabled plugin does nothing there.

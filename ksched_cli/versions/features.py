@@ -12,9 +12,10 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 # Where each release's code was read (see docs/ARCHITECTURE.md, "Versions").
-SRC_132 = "k8s.io/kubernetes v1.32.5, vendored in openshift-kni/scheduler-plugins@0aead6551"
+SRC_131 = "k8s.io/kubernetes v1.31.8, vendored in openshift-kni/scheduler-plugins@d732734a7"
+SRC_132 = "k8s.io/kubernetes v1.32.5, vendored in openshift-kni/scheduler-plugins@626961baa"
 SRC_133 = "k8s.io/kubernetes v1.33.3, vendored in openshift-kni/scheduler-plugins@0c967825a"
-SRC_134 = "k8s.io/kubernetes v1.34.1, vendored in openshift-kni/scheduler-plugins@30d55f730"
+SRC_134 = "k8s.io/kubernetes v1.34.7, vendored in openshift-kni/scheduler-plugins@3d6d3a01b"
 SRC_135 = "k8s.io/kubernetes v1.35.7, vendored in openshift-kni/scheduler-plugins@2117d3e30"
 
 
@@ -36,6 +37,18 @@ class Features:
         "a created pod's affinity matchLabelKeys/mismatchLabelKeys join its labelSelectors "
         "(v1.30's API server drops them)",
     )
+    pre_filter_result_rejectors: bool = _switch(
+        "1.31",
+        f"{SRC_131}: schedule_one.go findNodesThatFitPod (diagnosis.UnschedulablePlugins from "
+        "RunPreFilterPlugins' plugins with nodes)",
+        "the plugins whose PreFilterResult narrowed the nodes count as the pod's rejectors",
+    )
+    invalid_in_tree_volume_limits: bool = _switch(
+        "1.31",
+        f"{SRC_131}: apis/config/validation/validation.go invalidPluginsByVersion",
+        "a v1 configuration naming AzureDiskLimits, CinderLimits, EBSLimits or GCEPDLimits in "
+        "an extension point's enabled list or in pluginConfig is invalid",
+    )
     absent_nodes_status: bool = _switch(
         "1.32",
         f"{SRC_132}: schedule_one.go findNodesThatFitPod, framework/types.go FitError",
@@ -52,16 +65,26 @@ class Features:
         "an extender's failure replaces a node's status instead of adding a reason",
     )
     victims_sorted_after_reprieve: bool = _switch(
-        "1.32",
-        f"{SRC_132}: defaultpreemption/default_preemption.go SelectVictimsOnNode (#128307, "
+        "1.31",
+        f"{SRC_131}: defaultpreemption/default_preemption.go SelectVictimsOnNode (#128307, "
         "also in v1.30.7)",
         "a node's victims are sorted most important first after the PDB-aware reprieve",
     )
     volume_binding_all_nodes: bool = _switch(
-        "1.32",
-        f"{SRC_132}: volumebinding/volume_binding.go PreFilter (#125398, also in v1.30.7)",
+        "1.31",
+        f"{SRC_131}: volumebinding/volume_binding.go PreFilter, binder.go without "
+        "GetEligibleNodes (#125398, also in v1.30.7)",
         "VolumeBinding's PreFilter no longer narrows the nodes to a bound volume's hostname "
         "affinity: every node goes through its Filter",
+    )
+    portworx_migration_default_on: bool = _switch(
+        "1.31",
+        "k8s.io/kubernetes v1.31.8 (openshift-kni/scheduler-plugins@d732734a7): "
+        "pkg/features/kube_features.go CSIMigrationPortworx (beta, on by default); "
+        "nodevolumelimits/utils.go isCSIMigrationOn, volumebinding/binder.go "
+        "isCSIMigrationOnForPlugin",
+        "in-tree Portworx volumes count under pxd.portworx.com on nodes whose CSINode lists "
+        "the plugin as migrated",
     )
     coscheduling_args_validation: bool = _switch(
         "1.32",
@@ -142,6 +165,13 @@ class Features:
         f"{SRC_135}: nodeports/node_ports.go, framework/types.go updateUsedPorts",
         "NodePorts counts the host ports of restartable init containers",
     )
+    fit_unresolvable_over_allocatable: bool = _switch(
+        "1.34",
+        f"{SRC_134}: noderesources/fit.go fitsRequest (InsufficientResource.Unresolvable) "
+        "and Filter",
+        "a request larger than the node's whole allocatable makes NodeResourcesFit's status "
+        "UnschedulableAndUnresolvable, so preemption leaves the node out",
+    )
     rwop_message_v2: bool = _switch(
         "1.34",
         f"{SRC_134}: volumerestrictions/volume_restrictions.go ErrReasonReadWriteOncePodConflict",
@@ -160,9 +190,24 @@ class Features:
         "v0.36.3)",
         "a pod's spec.resources requests (cpu, memory, hugepages-*) replace its containers' sum",
     )
-    taint_message_v2: bool = _switch(
+    binding_not_a_pod_delete: bool = _switch(
         "1.35",
-        f"{SRC_135}: tainttoleration/taint_toleration.go Filter",
+        f"{SRC_135}: eventhandlers.go deletePodFromSchedulingQueue(pod, inBinding) "
+        "(v1.33.3 and v1.34.7 handle a binding as any delete of an unscheduled pod)",
+        "binding a pod that had a nominated node no longer moves lower- and equal-priority "
+        "pods (the v1.33-v1.34 AssignedPodDelete of the nominated pod)",
+    )
+    dra_scoring: bool = _switch(
+        "1.35",
+        f"{SRC_135}: dynamicresources/dynamicresources.go Score and NormalizeScore, "
+        "apis/config/v1/default_plugins.go applyDynamicResources (weight 2); v1.34.7's plugin "
+        "has no Score point",
+        "DynamicResources scores (0 for a pod without claims) with weight 2 in the default "
+        "profile",
+    )
+    taint_message_v2: bool = _switch(
+        "1.34",
+        f"{SRC_134}: tainttoleration/taint_toleration.go Filter",
         "`node(s) had untolerated taint(s)`, without the taint",
     )
     gang_scheduling_registered: bool = _switch(
@@ -218,6 +263,13 @@ class Features:
         "the PR; WaitOnPermit's error wrapping read at v1.35.7",
         "a preemption victim waiting at Permit is preempted, not rejected: an error that "
         "sends it to backoffQ",
+    )
+    portworx_migration_ga: bool = _switch(
+        "1.36",
+        "k8s.io/kubernetes v1.36.2 (openshift/microshift): nodevolumelimits/utils.go "
+        "isCSIMigrationOn",
+        "the volume-limit plugins count in-tree Portworx volumes as migrated on any node with a "
+        "CSINode, as the other in-tree plugins",
     )
     node_declared_features: bool = _switch(
         "1.36",

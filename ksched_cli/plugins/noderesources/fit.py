@@ -20,6 +20,7 @@ from ...framework.interface import Handle, PreFilterExtensions, ScoreExtensions
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import Code, Status, as_error
 from ...framework.types import PreFilterResult
+from ...versions.features import features_of
 from .resource_allocation import ResourceAllocationScorer, ScorerFn
 from .vector import fit_mask, fit_statuses, strategy_scores
 
@@ -58,6 +59,8 @@ class InsufficientResource:
     requested: int
     used: int
     capacity: int
+    # From v1.34: the request exceeds the node's whole allocatable, so no preemption helps.
+    unresolvable: bool = False
 
 
 class PreFilterState:
@@ -65,9 +68,18 @@ class PreFilterState:
 
     ``scalars`` holds only the extended/scalar requests the filter must check:
     non-zero and not ignored by the plugin args, each with its failure reason.
+    ``unresolvable_check``: the release marks a request over the node's allocatable
+    UnschedulableAndUnresolvable (v1.34+).
     """
 
-    __slots__ = ("empty", "ephemeral_storage", "memory", "milli_cpu", "scalars")
+    __slots__ = (
+        "empty",
+        "ephemeral_storage",
+        "memory",
+        "milli_cpu",
+        "scalars",
+        "unresolvable_check",
+    )
 
     def __init__(
         self,
@@ -75,11 +87,13 @@ class PreFilterState:
         memory: int,
         ephemeral_storage: int,
         scalars: tuple[tuple[str, int, str], ...],
+        unresolvable_check: bool = False,
     ) -> None:
         self.milli_cpu = milli_cpu
         self.memory = memory
         self.ephemeral_storage = ephemeral_storage
         self.scalars = scalars
+        self.unresolvable_check = unresolvable_check
         self.empty = not (milli_cpu or memory or ephemeral_storage or scalars)
 
     def clone(self) -> PreFilterState:
@@ -93,7 +107,10 @@ class PreFilterState:
 
 
 def compute_pod_resource_request(
-    pod: Pod, ignored: frozenset[str] = frozenset(), ignored_groups: frozenset[str] = frozenset()
+    pod: Pod,
+    ignored: frozenset[str] = frozenset(),
+    ignored_groups: frozenset[str] = frozenset(),
+    unresolvable_check: bool = False,
 ) -> PreFilterState:
     """computePodResourceRequest, with the args' ignore lists applied up front."""
     requests = pod.requests
@@ -113,6 +130,7 @@ def compute_pod_resource_request(
         max(requests.get(MEMORY, 0), 0),
         max(requests.get(EPHEMERAL_STORAGE, 0), 0),
         tuple(scalars),
+        unresolvable_check,
     )
 
 
@@ -131,12 +149,16 @@ def fits_request(request: PreFilterState, node_info: NodeInfo) -> list[Insuffici
     cpu = request.milli_cpu
     if cpu > 0 and cpu > alloc.milli_cpu - used.milli_cpu:
         out.append(
-            InsufficientResource(CPU, "Insufficient cpu", cpu, used.milli_cpu, alloc.milli_cpu)
+            InsufficientResource(
+                CPU, "Insufficient cpu", cpu, used.milli_cpu, alloc.milli_cpu, cpu > alloc.milli_cpu
+            )
         )
     mem = request.memory
     if mem > 0 and mem > alloc.memory - used.memory:
         out.append(
-            InsufficientResource(MEMORY, "Insufficient memory", mem, used.memory, alloc.memory)
+            InsufficientResource(
+                MEMORY, "Insufficient memory", mem, used.memory, alloc.memory, mem > alloc.memory
+            )
         )
     eph = request.ephemeral_storage
     if eph > 0 and eph > alloc.ephemeral_storage - used.ephemeral_storage:
@@ -147,6 +169,7 @@ def fits_request(request: PreFilterState, node_info: NodeInfo) -> list[Insuffici
                 eph,
                 used.ephemeral_storage,
                 alloc.ephemeral_storage,
+                eph > alloc.ephemeral_storage,
             )
         )
     if request.scalars:
@@ -156,7 +179,9 @@ def fits_request(request: PreFilterState, node_info: NodeInfo) -> list[Insuffici
             capacity = capacities.get(name, 0)
             usage = usages.get(name, 0)
             if amount > capacity - usage:
-                out.append(InsufficientResource(name, reason, amount, usage, capacity))
+                out.append(
+                    InsufficientResource(name, reason, amount, usage, capacity, amount > capacity)
+                )
     return out
 
 
@@ -193,6 +218,7 @@ class Fit:
         self.handle = handle
         self.ignored_resources = frozenset(args.ignored_resources)
         self.ignored_resource_groups = frozenset(args.ignored_resource_groups)
+        self.unresolvable_check = features_of(handle).fit_unresolvable_over_allocatable
         self.strategy = args.scoring_strategy.type
         self.weights = tuple(r.weight for r in args.scoring_strategy.resources)
         self.scorer = ResourceAllocationScorer(
@@ -200,6 +226,7 @@ class Fit:
             _strategy_scorer(args),
             args.scoring_strategy.resources,
             use_requested=False,
+            pod_level=False,
         )
 
     def pre_filter(
@@ -210,7 +237,7 @@ class Fit:
         ):
             return None, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, SIDECARS_DISABLED_MSG)
         request = compute_pod_resource_request(
-            pod, self.ignored_resources, self.ignored_resource_groups
+            pod, self.ignored_resources, self.ignored_resource_groups, self.unresolvable_check
         )
         state.write(PRE_FILTER_STATE_KEY, request)
         return None, None
@@ -225,9 +252,12 @@ class Fit:
         insufficient = fits_request(request, node_info)
         if not insufficient:
             return None
-        # v1.30 reports every shortfall as Unschedulable, even a request larger
-        # than the node's whole allocatable, so preemption still considers it.
-        return Status(Code.UNSCHEDULABLE, *(r.reason for r in insufficient))
+        # Before v1.34 every shortfall is Unschedulable, even a request larger than
+        # the node's whole allocatable, so preemption still considers the node.
+        code = Code.UNSCHEDULABLE
+        if request.unresolvable_check and any(r.unresolvable for r in insufficient):
+            code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+        return Status(code, *(r.reason for r in insufficient))
 
     def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray | None:
         request = state.get(PRE_FILTER_STATE_KEY)

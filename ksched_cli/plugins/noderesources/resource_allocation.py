@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ...api.pod import Pod
+from ...api.pod import Pod, container_requests
 from ...api.resources import CPU, EPHEMERAL_STORAGE, MEMORY, is_scalar_resource
 from ...config.args import ResourceSpec
 from ...framework.cycle_state import CycleState
@@ -50,10 +50,24 @@ class PreScoreState:
 class ResourceAllocationScorer:
     """Scores a node from its allocatable and requested amounts of ``resources``."""
 
-    __slots__ = ("_kinds", "_lookups", "_names", "name", "resources", "scorer", "use_requested")
+    __slots__ = (
+        "_kinds",
+        "_lookups",
+        "_names",
+        "name",
+        "pod_level",
+        "resources",
+        "scorer",
+        "use_requested",
+    )
 
     def __init__(
-        self, name: str, scorer: ScorerFn, resources: Sequence[ResourceSpec], use_requested: bool
+        self,
+        name: str,
+        scorer: ScorerFn,
+        resources: Sequence[ResourceSpec],
+        use_requested: bool,
+        pod_level: bool = True,
     ) -> None:
         self.name = name
         self.scorer = scorer
@@ -62,6 +76,9 @@ class ResourceAllocationScorer:
         # memory per container without a request) so that request-less pods still
         # spread; BalancedAllocation uses the real requests.
         self.use_requested = use_requested
+        # NodeResourcesFit's strategy scorers are built without the PodLevelResources
+        # option (v1.34-v1.36 nodeResourceStrategyTypeMap), so they sum containers.
+        self.pod_level = pod_level
         self._names = tuple(r.name for r in self.resources)
         self._kinds = tuple(_kind(r.name) for r in self.resources)
         self._lookups = tuple(zip(self._kinds, self._names, strict=True))
@@ -79,7 +96,10 @@ class ResourceAllocationScorer:
 
     def pod_request_list(self, pod: Pod) -> list[int]:
         """calculatePodResourceRequestList: the pod's request of each resource, in order."""
-        requests = pod.requests if self.use_requested else pod.non_zero_requests
+        if not self.pod_level and pod.pod_resources is not None:
+            requests = container_requests(pod, non_zero=not self.use_requested)
+        else:
+            requests = pod.requests if self.use_requested else pod.non_zero_requests
         return [requests.get(name, 0) for name in self._names]
 
     def allocatable_requested(

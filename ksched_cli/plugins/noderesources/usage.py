@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from .fit import PreFilterState
 
 
+# fit_codes' flag for "asked for more than the allocatable"; above every check's bit.
+UNRESOLVABLE_BIT = 62
+
+
 @dataclass
 class Usage:
     """Requested resources per node (``values[name][k]`` for the k-th node of a selection).
@@ -86,11 +90,15 @@ def nominated_usage(
 def fit_codes(
     request: PreFilterState, columns: NodeColumns, positions: IntArray, usage: Usage
 ) -> tuple[list[str], IntArray]:
-    """Per node a bit set of fitsRequest's failed checks, and each bit's reason."""
+    """Per node a bit set of fitsRequest's failed checks, and each bit's reason.
+
+    Where the release marks it, bit ``UNRESOLVABLE_BIT`` says a failed check asked for
+    more than the node's whole allocatable (the pod count never does)."""
     used = usage.values
     checks: list[tuple[str, BoolArray]] = [
         ("Too many pods", used[PODS_COUNT] + 1 > columns.alloc_pods[positions])
     ]
+    over = np.zeros(len(positions), dtype=bool)
     if not request.empty:
         for amount, alloc, name, reason in (
             (request.milli_cpu, columns.alloc_cpu, CPU, "Insufficient cpu"),
@@ -104,12 +112,18 @@ def fit_codes(
         ):
             if amount > 0:
                 checks.append((reason, amount > alloc[positions] - used[name]))
+                over |= amount > alloc[positions]
         for name, amount, reason in request.scalars:
-            free = columns.scalar_allocatable(name)[positions] - used[name]
-            checks.append((reason, amount > free))
+            capacity = columns.scalar_allocatable(name)[positions]
+            checks.append((reason, amount > capacity - used[name]))
+            over |= amount > capacity
     codes = np.zeros(len(positions), dtype=np.int64)
     for bit, (_, short) in enumerate(checks):
         codes |= short.astype(np.int64) << bit
+    if request.unresolvable_check:
+        # A request over the allocatable always fails its own check, so the bit is
+        # set only on nodes that fail.
+        codes |= over.astype(np.int64) << UNRESOLVABLE_BIT
     return [reason for reason, _ in checks], codes
 
 
@@ -138,4 +152,7 @@ class FitStatuses:
 
     def _make(self, code: int) -> Status:
         reasons = (r for bit, r in enumerate(self._reasons) if code >> bit & 1)
-        return Status(Code.UNSCHEDULABLE, *reasons, plugin=self._plugin)
+        status_code = Code.UNSCHEDULABLE
+        if code >> UNRESOLVABLE_BIT & 1:
+            status_code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+        return Status(status_code, *reasons, plugin=self._plugin)

@@ -12,6 +12,7 @@ from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import Code, Status, as_error
 from ...framework.types import PreFilterResult
+from ...versions.features import Features, features_of
 from .csi_translation import (
     TranslationError,
     inline_volume_handle,
@@ -97,7 +98,7 @@ class Plugin:
         for vol in pod.volumes:
             claim = claim_of(pod, vol)
             if claim is None:
-                error = _inline_volume(vol, csi_node, result)
+                error = _inline_volume(vol, csi_node, result, features_of(self._handle))
                 if error is not None:
                     return as_error(error)
                 continue
@@ -119,7 +120,8 @@ class Plugin:
         if pv.source.kind == "csi":
             return pv.source.driver, pv.source.handle
         plugin = plugin_for_pv(pv)
-        if plugin is None or not is_csi_migration_on(csi_node, plugin.plugin):
+        features = features_of(self._handle)
+        if plugin is None or not is_csi_migration_on(csi_node, plugin.plugin, features):
             return "", ""
         try:
             return plugin.driver, pv_volume_handle(pv, plugin)
@@ -139,15 +141,17 @@ class Plugin:
         plugin = plugin_by_name(sc.provisioner)
         if plugin is None:
             return sc.provisioner, handle
-        if not is_csi_migration_on(csi_node, plugin.plugin):
+        if not is_csi_migration_on(csi_node, plugin.plugin, features_of(self._handle)):
             return "", ""
         return plugin.driver, handle
 
 
-def _inline_volume(vol: Volume, csi_node: CSINode | None, result: Attachable) -> str | None:
+def _inline_volume(
+    vol: Volume, csi_node: CSINode | None, result: Attachable, features: Features
+) -> str | None:
     """Count a migrated inline volume under its CSI driver; returns an error text."""
     plugin = plugin_for_inline(vol)
-    if plugin is None or not is_csi_migration_on(csi_node, plugin.plugin):
+    if plugin is None or not is_csi_migration_on(csi_node, plugin.plugin, features):
         return None  # not migrated: the in-tree limit plugins count it
     try:
         handle = inline_volume_handle(vol, plugin)

@@ -19,6 +19,7 @@ from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import Code, Status
 from ...framework.types import PreFilterResult
+from ...versions.features import features_of
 from .csi import UNBOUND_ID_PREFIX
 from .utils import (
     AWS_EBS_PLUGIN,
@@ -136,7 +137,7 @@ class NonCSILimits:
             return status
         node = node_info.node
         csi_node = get_csi_node(cluster_of(self._handle), node.name)
-        if is_csi_migration_on(csi_node, self._filter.provisioner):
+        if is_csi_migration_on(csi_node, self._filter.provisioner, features_of(self._handle)):
             return None  # NodeVolumeLimits counts these volumes on this node
         existing: set[str] = set()
         for info in node_info.pods:

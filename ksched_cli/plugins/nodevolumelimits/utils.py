@@ -14,6 +14,7 @@ from ...framework.status import Code, Status, as_error
 if TYPE_CHECKING:
     from ...api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
     from ...engine.cluster import Cluster
+    from ...versions.features import Features
 
 ERR_REASON_MAX_VOLUME_COUNT = "node(s) exceed max volume count"
 
@@ -22,8 +23,9 @@ AWS_EBS_PLUGIN = "kubernetes.io/aws-ebs"
 GCE_PD_PLUGIN = "kubernetes.io/gce-pd"
 AZURE_DISK_PLUGIN = "kubernetes.io/azure-disk"
 CINDER_PLUGIN = "kubernetes.io/cinder"
-# CSIMigration is GA (always on) for these in v1.30; Portworx and RBD are behind
-# gates that are off by default, and the other in-tree plugins are never migrated here.
+PORTWORX_PLUGIN = "kubernetes.io/portworx-volume"
+# CSIMigration is GA (always on) for these from v1.30; Portworx follows its own gate
+# (see is_csi_migration_on), and the other in-tree plugins are never migrated here.
 _MIGRATION_GA = frozenset((AWS_EBS_PLUGIN, GCE_PD_PLUGIN, AZURE_DISK_PLUGIN, CINDER_PLUGIN))
 
 ATTACHABLE_VOLUMES_PREFIX = "attachable-volumes-"
@@ -119,15 +121,32 @@ def migrated_plugins(csi_node: CSINode) -> set[str]:
     return set(value.split(",")) if value else set()
 
 
-def is_migration_enabled(plugin: str) -> bool:
-    """isCSIMigrationOnForPlugin: whether the feature gates allow migrating ``plugin``."""
+def is_migration_enabled(plugin: str, features: Features) -> bool:
+    """VolumeBinding's isCSIMigrationOnForPlugin: whether the gates migrate ``plugin``."""
+    if plugin == PORTWORX_PLUGIN:
+        return features.portworx_migration_default_on
     return plugin in _MIGRATION_GA
 
 
-def is_csi_migration_on(csi_node: CSINode | None, plugin: str) -> bool:
-    """Migration is on for a node when allowed and its CSINode lists the plugin as migrated."""
-    if csi_node is None or not plugin or not is_migration_enabled(plugin):
+def is_plugin_migrated_on_node(csi_node: CSINode | None, plugin: str, features: Features) -> bool:
+    """VolumeBinding's check: migration allowed and the node's CSINode lists the plugin."""
+    if csi_node is None or not is_migration_enabled(plugin, features):
         return False
+    return plugin in migrated_plugins(csi_node)
+
+
+def is_csi_migration_on(csi_node: CSINode | None, plugin: str, features: Features) -> bool:
+    """The volume-limit plugins' isCSIMigrationOn: the GA plugins count as migrated on any
+    node with a CSINode, annotation or not; only Portworx (v1.31-v1.35) needs the node's
+    migrated-plugins annotation, and from v1.36 it is GA too."""
+    if csi_node is None or not plugin:
+        return False
+    if plugin in _MIGRATION_GA:
+        return True
+    if plugin != PORTWORX_PLUGIN or not features.portworx_migration_default_on:
+        return False
+    if features.portworx_migration_ga:
+        return True
     return plugin in migrated_plugins(csi_node)
 
 

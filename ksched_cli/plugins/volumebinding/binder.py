@@ -28,7 +28,7 @@ from ..nodevolumelimits.utils import (
     ephemeral_owner_error,
     get_csi_node,
     get_storage_class,
-    is_csi_migration_on,
+    is_plugin_migrated_on_node,
 )
 from .assume_cache import PVAssumeCache, PVCAssumeCache
 from .pv_helpers import (
@@ -218,7 +218,9 @@ class VolumeBinder:
             affinity = pv.node_affinity
             plugin = plugin_for_pv(pv)
             # An in-tree PV migrated on this node is checked as its CSI translation.
-            if plugin is not None and is_csi_migration_on(csi_node, plugin.plugin):
+            if plugin is not None and is_plugin_migrated_on_node(
+                csi_node, plugin.plugin, features_of(self._handle)
+            ):
                 try:
                     affinity = translate_pv(pv, plugin)[1]
                 except TranslationError as exc:
@@ -315,9 +317,15 @@ class VolumeBinder:
         cluster = cluster_of(self._handle)
         for binding in volumes.static_bindings:
             claim = cluster.persistent_volume_claims.get(binding.pvc.key, binding.pvc)
+            old_pv = cluster.persistent_volumes.get(binding.pv.name, binding.pv)
             pv, pvc = completed_binding(binding.pv, claim)
             cluster.persistent_volumes[pv.name] = pv
             cluster.persistent_volume_claims[pvc.key] = pvc
+            # The two writes are cluster events (semantics.md §12): the volume, then the claim.
+            notify = cluster.on_storage_update
+            if notify is not None:
+                notify(old_pv, pv)
+                notify(claim, pvc)
         for claim in volumes.dynamic_provisions:
             cluster.persistent_volume_claims[claim.key] = claim
         self._revert(volumes.static_bindings, volumes.dynamic_provisions)
