@@ -28,6 +28,7 @@ from ksched_cli.plugins.noderesources.fit import (
     fits_request,
     is_extended_resource_name,
 )
+from ksched_cli.versions.releases import features_for
 from tests.fakes import FakeHandle
 from tests.plugins.noderesources_helpers import node, node_info, pod, res
 
@@ -343,3 +344,54 @@ def test_fit_score_with_sidecar_on_node(strategy: str, want: list[int]) -> None:
 def test_unknown_strategy_is_rejected() -> None:
     with pytest.raises(ValueError, match="scoring strategy Nope is not supported"):
         Fit(NodeResourcesFitArgs(scoring_strategy=ScoringStrategy("Nope")), None)
+
+
+# v1.34+: fitsRequest marks a request over the node's whole allocatable Unresolvable and
+# Filter returns UnschedulableAndUnresolvable. The rows of v1.36.2's TestEnoughRequests
+# with `Unresolvable: true` (the table above shares their inputs).
+UNRESOLVABLE_FROM_1_34 = {
+    "extended resource capacity enforced",
+    "extended resource capacity enforced for init container",
+    "extended resource allocatable enforced for multiple containers",
+    "extended resource allocatable enforced for multiple init containers",
+    "extended resource allocatable enforced for unknown resource",
+    "extended resource allocatable enforced for unknown resource for init container",
+    "kubernetes.io resource capacity enforced",
+    "kubernetes.io resource capacity enforced for init container",
+    "hugepages resource capacity enforced",
+    "hugepages resource capacity enforced for init container",
+    "hugepages resource allocatable enforced for multiple containers",
+    "skip checking ignored extended resource via resource groups",
+    # ksched's own rows: the same rule.
+    "prefixed native resources cannot be ignored by group",
+    "hugepages cannot be ignored by name",
+    "a request beyond the whole allocatable is still only Unschedulable",
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "pod_", "existing", "args", "want"),
+    ENOUGH_REQUESTS,
+    ids=[c[0] for c in ENOUGH_REQUESTS],
+)
+def test_enough_requests_unresolvable_from_1_34(
+    name: str, pod_: Pod, existing: dict[str, str], args: dict[str, list[str]],
+    want: list[InsufficientResource],
+) -> None:
+    alloc = allocatable(10, 20, 32, 5, 20, 5)
+    new = Fit(NodeResourcesFitArgs(**args), FakeHandle([], features=features_for("1.34")))  # type: ignore[arg-type]
+    unresolvable = name in UNRESOLVABLE_FROM_1_34
+    code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if unresolvable else Code.UNSCHEDULABLE
+    assert run_filter(new, pod_, [pod(existing)], alloc) == (
+        Status(code, *(r.reason for r in want)) if want else None
+    )
+    request = compute_pod_resource_request(
+        pod_, new.ignored_resources, new.ignored_resource_groups, unresolvable_check=True
+    )
+    found = fits_request(request, node_info(node("n", alloc), pod(existing)))
+    assert any(r.unresolvable for r in found) == unresolvable
+    # v1.33 keeps every shortfall Unschedulable.
+    old = Fit(NodeResourcesFitArgs(**args), FakeHandle([], features=features_for("1.33")))  # type: ignore[arg-type]
+    assert run_filter(old, pod_, [pod(existing)], alloc) == (
+        unsched(*(r.reason for r in want)) if want else None
+    )

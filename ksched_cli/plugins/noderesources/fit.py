@@ -146,18 +146,29 @@ def fits_request(request: PreFilterState, node_info: NodeInfo) -> list[Insuffici
     if request.empty:
         return out
     used = node_info.requested
+    check = request.unresolvable_check  # v1.34+ marks requests over the allocatable
     cpu = request.milli_cpu
     if cpu > 0 and cpu > alloc.milli_cpu - used.milli_cpu:
         out.append(
             InsufficientResource(
-                CPU, "Insufficient cpu", cpu, used.milli_cpu, alloc.milli_cpu, cpu > alloc.milli_cpu
+                CPU,
+                "Insufficient cpu",
+                cpu,
+                used.milli_cpu,
+                alloc.milli_cpu,
+                check and cpu > alloc.milli_cpu,
             )
         )
     mem = request.memory
     if mem > 0 and mem > alloc.memory - used.memory:
         out.append(
             InsufficientResource(
-                MEMORY, "Insufficient memory", mem, used.memory, alloc.memory, mem > alloc.memory
+                MEMORY,
+                "Insufficient memory",
+                mem,
+                used.memory,
+                alloc.memory,
+                check and mem > alloc.memory,
             )
         )
     eph = request.ephemeral_storage
@@ -169,7 +180,7 @@ def fits_request(request: PreFilterState, node_info: NodeInfo) -> list[Insuffici
                 eph,
                 used.ephemeral_storage,
                 alloc.ephemeral_storage,
-                eph > alloc.ephemeral_storage,
+                check and eph > alloc.ephemeral_storage,
             )
         )
     if request.scalars:
@@ -180,7 +191,9 @@ def fits_request(request: PreFilterState, node_info: NodeInfo) -> list[Insuffici
             usage = usages.get(name, 0)
             if amount > capacity - usage:
                 out.append(
-                    InsufficientResource(name, reason, amount, usage, capacity, amount > capacity)
+                    InsufficientResource(
+                        name, reason, amount, usage, capacity, check and amount > capacity
+                    )
                 )
     return out
 
