@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.pod import Pod
 from ..config.types import Extender
+from ..framework.extender_types import FailedNodes, FilterResult, Victims
 from ..framework.nodeinfo import NodeInfo
 from .gojson import GoJSONError
 from .gotypes import GoType, unmarshal
@@ -15,20 +15,7 @@ from .replies import BINDING_RESULT, FILTER_RESULT, HOST_PRIORITY_LIST, PREEMPTI
 from .transport import ExtenderError, HTTPTransport, Transport
 from .wire import JSON, node_json, pod_json
 
-FailedNodes = dict[str, str]
-
-
-@dataclass
-class FilterResult:
-    nodes: list[NodeInfo]
-    failed: FailedNodes
-    failed_and_unresolvable: FailedNodes
-
-
-@dataclass
-class Victims:
-    pods: list[Pod]
-    num_pdb_violations: int
+__all__ = ["FailedNodes", "FilterResult", "HTTPExtender", "Victims"]
 
 
 class HTTPExtender:

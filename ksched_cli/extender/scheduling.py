@@ -23,7 +23,8 @@ from .transport import ExtenderError, HTTPTransport, TLSSetupError, Transport
 from .wire import MAX_EXTENDER_PRIORITY
 
 if TYPE_CHECKING:  # the client (JSON codecs, Go types) only for a plan with extenders
-    from .client import HTTPExtender, Victims
+    from ..framework.extender_types import Victims
+    from .client import HTTPExtender
 
 EXTENDER_NAME = "Extender"  # framework.ExtenderName, in UnschedulablePlugins
 
