@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.pod import Pod
 from ..config.types import Extender
@@ -14,6 +14,9 @@ from .gotypes import GoType, unmarshal
 from .replies import BINDING_RESULT, FILTER_RESULT, HOST_PRIORITY_LIST, PREEMPTION_RESULT, errorf
 from .transport import ExtenderError, HTTPTransport, Transport
 from .wire import JSON, node_json, pod_json
+
+if TYPE_CHECKING:
+    from ..framework import extender as framework
 
 __all__ = ["FailedNodes", "FilterResult", "HTTPExtender", "Victims"]
 
@@ -154,3 +157,7 @@ class HTTPExtender:
         result = self._send(self.config.bind_verb, body, BINDING_RESULT)
         if result["Error"]:
             raise ExtenderError(errorf(result["Error"]))
+
+
+if TYPE_CHECKING:  # the framework's Extender (mypy checks it)
+    _EXTENDER: type[framework.Extender] = HTTPExtender
