@@ -33,9 +33,9 @@ TARGET_OPEN_S = 3.0
 def measure(workload: str, keep: Path | None) -> dict[str, float | int | str]:
     from ksched_cli.config.load import default_config
     from ksched_cli.engine.engine import Engine, EngineOptions
-    from ksched_cli.manifests.loader import load_cluster
     from ksched_cli.render.html.model import capture
     from ksched_cli.render.html.report import owners_of, plan_report
+    from ksched_cli.whatif.inputs import load_cluster
 
     with tempfile.TemporaryDirectory() as tmp:
         manifests = Path(tmp) / f"{workload}.yaml"

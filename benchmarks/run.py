@@ -40,7 +40,7 @@ def _run_one(
 ) -> dict[str, Any]:
     from ksched_cli.config.load import default_config
     from ksched_cli.engine.engine import Engine, EngineOptions
-    from ksched_cli.manifests.loader import load_cluster
+    from ksched_cli.whatif.inputs import load_cluster
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{name}.yaml"

@@ -26,7 +26,7 @@ from benchmarks.workloads import full_cluster
 
 
 def _best(path: Path, checks: bool, rounds: int) -> float:
-    from ksched_cli.manifests.loader import load_cluster
+    from ksched_cli.whatif.inputs import load_cluster
 
     best = float("inf")
     for _ in range(rounds):

@@ -12,11 +12,11 @@ from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
 from ..errors import KschedError
-from ..manifests.loader import load_cluster
 from ..render.capacity import capacity_document, render_capacity
 from ..versions.releases import Release
 from ..whatif.apply import apply_operations
 from ..whatif.capacity import CapacityResult, count_capacity
+from ..whatif.inputs import load_cluster
 from ..whatif.model import WhatIfReport
 from ..whatif.template import read_template
 from .progress import progress_line

@@ -11,9 +11,10 @@ from ..config.load import load_config
 from ..config.types import SchedulerConfig
 from ..engine.cluster import Cluster
 from ..errors import KschedError, Location
-from ..manifests.loader import LoadResult, load_cluster
+from ..manifests.loader import LoadResult
 from ..manifests.sources import manifest_sources
 from ..versions.features import Features
+from ..whatif.inputs import load_cluster
 from .progress import loading_line
 
 EXIT_ERROR = 1

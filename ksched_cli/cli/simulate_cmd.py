@@ -12,9 +12,9 @@ from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
 from ..errors import KschedError
-from ..manifests.loader import load_cluster
 from ..render.timeline import render_timeline, timeline_document
 from ..versions.releases import Release
+from ..whatif.inputs import load_cluster
 from ..whatif.scenario import load_scenario
 from ..whatif.simulate import Timeline
 from ..whatif.simulate import simulate as run_scenario

@@ -12,9 +12,9 @@ from ..config.types import SchedulerConfig
 from ..engine.engine import Engine, EngineOptions
 from ..errors import KschedError
 from ..extender.transport import Transport
-from ..manifests.loader import load_cluster
 from ..versions.features import V130, Features
 from ..whatif.apply import apply_operations, finish_report
+from ..whatif.inputs import load_cluster
 from ..whatif.ops.base import Operation
 from .compare import Planned, compare
 from .config_diff import diff_configs

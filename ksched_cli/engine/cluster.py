@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # kinds a plan may not have: their modules load with their fi
     from ..api.policy import PodDisruptionBudget, PriorityClass
     from ..api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
     from ..api.workloads import Workload
+    from ..framework.cluster_view import ClusterView
 
 
 @dataclass
@@ -62,3 +63,7 @@ class Cluster:
         """A Namespace object's labels; a namespace not in the input has only its name label."""
         ns = self.namespaces.get(namespace)
         return ns.labels if ns is not None else {"kubernetes.io/metadata.name": namespace}
+
+
+if TYPE_CHECKING:  # the informer view plugins read through their handle (mypy checks it)
+    _VIEW: type[ClusterView] = Cluster

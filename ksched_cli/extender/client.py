@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.pod import Pod
 from ..config.types import Extender
+from ..framework.extender_types import FailedNodes, FilterResult, Victims
 from ..framework.nodeinfo import NodeInfo
 from .gojson import GoJSONError
 from .gotypes import GoType, unmarshal
@@ -15,20 +15,10 @@ from .replies import BINDING_RESULT, FILTER_RESULT, HOST_PRIORITY_LIST, PREEMPTI
 from .transport import ExtenderError, HTTPTransport, Transport
 from .wire import JSON, node_json, pod_json
 
-FailedNodes = dict[str, str]
+if TYPE_CHECKING:
+    from ..framework import extender as framework
 
-
-@dataclass
-class FilterResult:
-    nodes: list[NodeInfo]
-    failed: FailedNodes
-    failed_and_unresolvable: FailedNodes
-
-
-@dataclass
-class Victims:
-    pods: list[Pod]
-    num_pdb_violations: int
+__all__ = ["FailedNodes", "FilterResult", "HTTPExtender", "Victims"]
 
 
 class HTTPExtender:
@@ -167,3 +157,7 @@ class HTTPExtender:
         result = self._send(self.config.bind_verb, body, BINDING_RESULT)
         if result["Error"]:
             raise ExtenderError(errorf(result["Error"]))
+
+
+if TYPE_CHECKING:  # the framework's Extender (mypy checks it)
+    _EXTENDER: type[framework.Extender] = HTTPExtender

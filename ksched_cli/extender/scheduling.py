@@ -23,7 +23,9 @@ from .transport import ExtenderError, HTTPTransport, TLSSetupError, Transport
 from .wire import MAX_EXTENDER_PRIORITY
 
 if TYPE_CHECKING:  # the client (JSON codecs, Go types) only for a plan with extenders
-    from .client import HTTPExtender, Victims
+    from ..framework import extender as framework
+    from ..framework.extender_types import Victims
+    from .client import HTTPExtender
 
 EXTENDER_NAME = "Extender"  # framework.ExtenderName, in UnschedulablePlugins
 
@@ -197,3 +199,7 @@ def build_extenders(
                 err.message, Location(source), f"extenders[{i}].{err.field}"
             ) from None
     return Extenders([HTTPExtender(c, transport) for c in configs])
+
+
+if TYPE_CHECKING:  # what preemption calls through handle.cluster (mypy checks it)
+    _EXTENDERS: type[framework.Extenders] = Extenders

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config.types import Extender, ExtenderTLSConfig
-from .transport import TLSSetupError
+from .errors import TLSSetupError
 
 _PEM = re.compile(rb"-----BEGIN ([A-Z0-9 ]+)-----\r?\n(.*?)-----END \1-----", re.DOTALL)
 

@@ -12,6 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config.types import Extender
+from .errors import ExtenderError, TLSSetupError
 
 if TYPE_CHECKING:
     import ssl
@@ -20,18 +21,7 @@ if TYPE_CHECKING:
 # have no extenders, and those imports are a noticeable part of the start-up time.
 
 
-class ExtenderError(Exception):
-    """A failed extender call; ``str()`` is the error kube-scheduler would report."""
-
-
-class TLSSetupError(Exception):
-    """TLS material that does not load: ``field`` under the extender
-    (``tlsConfig.caData``) and client-go's message."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
+__all__ = ["ExtenderError", "HTTPTransport", "TLSSetupError", "Transport", "encode"]
 
 
 class Transport(Protocol):

@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..api.pod import Pod
 from ..versions.features import Features
+from .cluster_view import ClusterView
 from .columns import BoolArray, IntArray, NodeColumns
 from .cycle_state import CycleState
 from .nodeinfo import NodeInfo
@@ -176,8 +177,8 @@ class Handle(Protocol):
     def snapshot(self) -> SharedLister: ...
 
     @property
-    def cluster(self) -> Any:
-        """The informer view: a ``ksched_cli.engine.cluster.Cluster``."""
+    def cluster(self) -> ClusterView:
+        """The informer view (SharedInformerFactory's listers)."""
         ...
 
     def now(self) -> float:

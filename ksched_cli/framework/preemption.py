@@ -14,8 +14,8 @@ from typing import Any, Protocol
 
 from ..api.pod import Pod
 from ..api.policy import PodDisruptionBudget
-from ..extender.transport import ExtenderError
 from .cycle_state import CycleState
+from .extender import ExtenderError, Extenders
 from .interface import Handle
 from .nodeinfo import NodeInfo
 from .status import Code, Status
@@ -208,10 +208,10 @@ class Evaluator:
         self, pod: Pod, candidates: list[Candidate]
     ) -> tuple[list[Candidate], Status | None]:
         """Extenders with a preempt verb narrow the candidates before one is chosen."""
-        extenders = getattr(self.handle.cluster, "extenders", None)
+        extenders: Extenders | None = getattr(self.handle.cluster, "extenders", None)
         if not extenders or not candidates:
             return candidates, None
-        from ..extender.client import Victims  # only with extenders (start-up)
+        from .extender_types import Victims  # only with extenders (start-up)
 
         victims = {c.name: Victims(list(c.victims), c.num_pdb_violations) for c in candidates}
         infos = {ni.name: ni for ni in self.handle.snapshot.list()}

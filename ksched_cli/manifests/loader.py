@@ -64,15 +64,15 @@ class Origin(NamedTuple):
 FINISHED_PHASES = ("Succeeded", "Failed")
 
 
-def load_cluster(
+def read_cluster(
     paths: Sequence[str],
-    reconcile_workloads: bool = True,
     *,
     checks: bool = True,
     kubernetes_version: str = KUBE_SCHEDULER_VERSION,
 ) -> LoadResult:
     """Every object of ``paths`` (files, directories, ``-``), in load order; see
-    semantics.md §1. Workload objects then become their pods (``controllers.reconcile``).
+    semantics.md §1. Workload objects are left as read: ``whatif.inputs.load_cluster``
+    then has their controllers make their pods.
 
     ``checks=False`` skips the API server's checks (repeated keys, unknown fields, value
     rules); only the benchmark of their cost uses it. ``kubernetes_version`` picks the
@@ -80,11 +80,9 @@ def load_cluster(
     """
     files, warnings = manifest_sources(paths)
     builder = _Builder(checks, kubernetes_version)
-    with _gc_paused():
+    with gc_paused():
         builder.add_files(files)
         builder.finish()
-        if reconcile_workloads:
-            builder.reconcile()
     return LoadResult(builder.cluster, warnings + builder.warnings)
 
 
@@ -95,14 +93,14 @@ def load_into(paths: Sequence[str], base: Cluster) -> LoadResult:
     builder = _Builder(kubernetes_version=base.kubernetes_version)
     builder.cluster.priority_classes.update(base.priority_classes)
     builder.known_nodes = {n.name for n in base.nodes}
-    with _gc_paused():
+    with gc_paused():
         builder.add_files(files)
         builder.finish()
     return LoadResult(builder.cluster, warnings + builder.warnings)
 
 
 @contextmanager
-def _gc_paused() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """Loading allocates millions of objects that all stay alive and form no cycles, so
     the cyclic collector's repeated passes over them are pure cost (40% of a load)."""
     enabled = gc.isenabled()
@@ -359,16 +357,6 @@ class _Builder:
         default_class = default_storage_class(cluster.storage_classes)
         for claim in cluster.persistent_volume_claims.values():
             admit_claim(claim, default_class)
-
-    def reconcile(self) -> None:
-        """Workload objects become the pods their controllers would create."""
-        if not needs_controllers(self.cluster):
-            return  # nothing to sync and no owner to name: skip importing the controllers
-        # Imported here: the controllers use this package's admission module.
-        from ..controllers import reconcile
-
-        result = reconcile(self.cluster)
-        self.warnings += result.notes
 
 
 # Cluster lists the controllers sync (controllers/registry.py; a test keeps them equal).

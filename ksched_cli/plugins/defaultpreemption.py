@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.pod import PREEMPT_NEVER, Pod
 from ..api.policy import PodDisruptionBudget
@@ -12,7 +12,6 @@ from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
 from ..framework.podinfo import PodInfo
-from ..framework.preemption import Evaluator, Screened
 from ..framework.status import Code, Status
 from ..framework.types import PostFilterResult
 from ..versions.features import features_of
@@ -30,6 +29,9 @@ from .resource_only import (
     screen_dry_runs,
     select_victims_by_resources,
 )
+
+if TYPE_CHECKING:
+    from ..framework.preemption import Screened
 
 NAME = "DefaultPreemption"
 NO_VICTIMS = "No preemption victims found for incoming pod"
@@ -62,6 +64,8 @@ class Plugin:
         )
         self._inert = self._inert_memo(state, pod)
         self._numbers, self._numbers_made = None, False
+        from ..framework.preemption import Evaluator  # only when a pod fails (start-up)
+
         evaluator = Evaluator(self.handle, self, state)
         result, status = evaluator.preempt(pod, filtered)
         if result is not None:

@@ -12,7 +12,7 @@ in defaultpreemption.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,7 +24,6 @@ from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
 from ..framework.nominations import PODS_COUNT
 from ..framework.podinfo import PodInfo
-from ..framework.preemption import Screened
 from ..framework.status import Code, Status, as_error
 from ..versions.features import features_of
 from .noderesources.fit import NAME as FIT
@@ -32,6 +31,9 @@ from .noderesources.fit import PRE_FILTER_STATE_KEY, PreFilterState
 from .noderesources.usage import FitStatuses, Usage, fit_codes, live_usage, nominated_usage
 from .preemption_room import DryRunNumbers, Room, Rows
 from .preemption_victims import lower_priority_in_visit_order, reprieve
+
+if TYPE_CHECKING:
+    from ..framework.preemption import Screened
 
 POD_INDEPENDENT = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity"})
 NO_VICTIMS = "No preemption victims found for incoming pod"

@@ -10,7 +10,6 @@ is kept and rendered at the end, in its place.
 
 from __future__ import annotations
 
-import tempfile
 from array import array
 from collections.abc import Sequence
 from typing import TextIO
@@ -40,9 +39,7 @@ class TextPlanWriter:
         self.running = running or {}
         self.stories: dict[str, list[Attempt]] = {pod: [] for pod in explain_pods}
         # Closed in _write_spooled once its text is written out.
-        self._spool: TextIO | None = (
-            tempfile.TemporaryFile("w+", encoding="utf-8") if explain else None  # noqa: SIM115
-        )
+        self._spool: TextIO | None = _spool() if explain else None
         self._seq = 0
         self._blocks = array("q")  # per spooled attempt: its sequence number
         self._lines = array("q")  # and how many lines it took
@@ -113,3 +110,9 @@ class TextPlanWriter:
             out.write(self._text(waiting[1]))
             waiting = next(held, None)
         spool.close()
+
+
+def _spool() -> TextIO:
+    import tempfile  # only with --explain (start-up time)
+
+    return tempfile.TemporaryFile("w+", encoding="utf-8")

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from ..engine.cluster import Cluster
 from ..engine.pdb_status import fill_missing_statuses
 from ..engine.records import SCHEDULED, Plan
+from .controllers_reconciler import default_reconciler
 from .model import CREATED, MOVED, PENDING, PLACED, RECREATED, PodChange, WhatIfReport
 from .ops.base import OpContext, Operation
-from .reconcile import Reconciler, default_reconciler
+from .reconcile import Reconciler
 from .static_target import StaticTarget
 from .usage import node_usage
 

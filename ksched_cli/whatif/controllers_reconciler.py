@@ -13,7 +13,7 @@ from ..api.meta import DEFAULT_TIME
 from ..api.node import Node
 from ..api.pod import Pod
 from ..engine.cluster import Cluster
-from .reconcile import OwnerCopies, Reconciled
+from .reconcile import OwnerCopies, Reconciled, Reconciler
 
 # controller kind -> the Cluster list holding its objects
 OBJECT_LISTS = {
@@ -73,3 +73,8 @@ def _paired(created: Sequence[Pod], removed: Sequence[Pod]) -> list[tuple[Pod, P
             left.remove(match)
         out.append((pod, match))
     return out
+
+
+def default_reconciler() -> Reconciler:
+    """The controllers layer, with copies for pods whose controller is not in the input."""
+    return Controllers()

@@ -108,9 +108,3 @@ class OwnerCopies:
 def _next_index(cluster: Cluster) -> int:
     return max((p.load_index for p in cluster.pods), default=-1) + 1
 
-
-def default_reconciler() -> Reconciler:
-    """The controllers layer, with copies for pods whose controller is not in the input."""
-    from .controllers_reconciler import Controllers
-
-    return Controllers()

@@ -16,12 +16,13 @@ from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Attempt, Plan
 from ..errors import KschedError
 from .apply import finish_report
+from .controllers_reconciler import default_reconciler
 from .live_target import LiveTarget, Requeue
 from .model import OperationResult, WhatIfReport
 from .ops.base import OpContext, Operation
 from .ops.objects import CreateObjects, DeleteObject
 from .ops.registry import parse_operation
-from .reconcile import Reconciler, default_reconciler
+from .reconcile import Reconciler
 from .scenario import ACTIONS, Scenario, Step
 from .usage import node_usage
 

@@ -70,7 +70,7 @@ def test_structured_output_names_each_pods_owner(tmp_path: Path, fmt: str) -> No
 
 def test_owner_prefers_the_controllers_workload(monkeypatch: pytest.MonkeyPatch) -> None:
     from ksched_cli.api.owners import owner_of
-    from ksched_cli.manifests.loader import load_cluster
+    from ksched_cli.whatif.inputs import load_cluster
 
     loaded = load_cluster([str(REPO / "examples" / "basic")])
     web = next(p for p in loaded.cluster.pods if p.name == "web-0")

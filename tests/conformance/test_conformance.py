@@ -14,8 +14,8 @@ import pytest
 
 from ksched_cli.config.load import load_config
 from ksched_cli.engine.engine import Engine
-from ksched_cli.manifests.loader import load_cluster
 from ksched_cli.render.document import plan_document
+from ksched_cli.whatif.inputs import load_cluster
 
 CASES = Path(__file__).parent / "cases"
 # Cases that need features of open issues (volume plugins, Permit/Coscheduling).

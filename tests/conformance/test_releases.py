@@ -16,9 +16,9 @@ import pytest
 
 from ksched_cli.config.load import load_config
 from ksched_cli.engine.engine import Engine
-from ksched_cli.manifests.loader import load_cluster
 from ksched_cli.render.document import plan_document
 from ksched_cli.versions.releases import release
+from ksched_cli.whatif.inputs import load_cluster
 
 from .test_conformance import _attempt, _pods
 

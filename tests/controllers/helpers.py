@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ksched_cli.api.pod import Pod
-from ksched_cli.manifests.loader import LoadResult, load_cluster
+from ksched_cli.manifests.loader import LoadResult
+from ksched_cli.whatif.inputs import load_cluster
 
 
 def node(name: str, labels: str = "", taints: str = "", cpu: str = "4") -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ksched_cli.controllers.registry import CONTROLLERS
-from ksched_cli.manifests.loader import WORKLOAD_LISTS, load_cluster
+from ksched_cli.manifests.loader import WORKLOAD_LISTS
+from ksched_cli.whatif.inputs import load_cluster
 
 
 def test_loader_knows_every_list_the_controllers_sync() -> None:

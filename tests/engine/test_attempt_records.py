@@ -18,7 +18,7 @@ from ksched_cli.engine.records import (
     PreemptionRecord,
     ScoreTable,
 )
-from ksched_cli.manifests.loader import load_cluster
+from ksched_cli.whatif.inputs import load_cluster
 from tests.cli.helpers import REPO
 
 _VISIT = re.compile(r"^preemption: (?:not a )?candidate (\S+):")

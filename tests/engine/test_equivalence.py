@@ -14,8 +14,8 @@ from ksched_cli.api.pod import parse_pod
 from ksched_cli.config.load import default_config, load_config
 from ksched_cli.engine.cluster import Cluster
 from ksched_cli.engine.engine import Engine, EngineOptions
-from ksched_cli.manifests.loader import load_cluster
 from ksched_cli.render.document import plan_document
+from ksched_cli.whatif.inputs import load_cluster
 
 CASES = Path(__file__).parents[1] / "conformance" / "cases"
 ZONES = ("z1", "z2", "z3")

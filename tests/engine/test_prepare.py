@@ -11,8 +11,8 @@ import pytest
 from ksched_cli.config.load import default_config
 from ksched_cli.engine.engine import Engine, EngineOptions
 from ksched_cli.engine.runtime import Framework
-from ksched_cli.manifests.loader import load_cluster
 from ksched_cli.render.document import plan_document
+from ksched_cli.whatif.inputs import load_cluster
 
 from .test_equivalence import _affinity_cluster, _workload_cluster
 

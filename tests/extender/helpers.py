@@ -8,7 +8,7 @@ from typing import Any
 from ksched_cli.config.load import load_config
 from ksched_cli.engine.engine import Engine, EngineOptions
 from ksched_cli.engine.records import Plan
-from ksched_cli.manifests.loader import load_cluster
+from ksched_cli.whatif.inputs import load_cluster
 
 from ..manifests.helpers import docs, node, pod, write
 

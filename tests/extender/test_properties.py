@@ -102,7 +102,7 @@ def _exercise(ext: HTTPExtender, pod: Pod, nodes: list[NodeInfo]) -> None:
 
 @pytest.fixture(scope="module")
 def cluster_bits() -> tuple[Pod, list[NodeInfo]]:
-    from ksched_cli.manifests.loader import load_cluster
+    from ksched_cli.whatif.inputs import load_cluster
 
     loaded = load_cluster(["examples/extender/cluster.yaml"])
     nodes = [NodeInfo(node) for node in loaded.cluster.nodes[:2]]

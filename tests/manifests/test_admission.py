@@ -9,8 +9,8 @@ import pytest
 from ksched_cli.api.meta import DEFAULT_TIME, parse_time
 from ksched_cli.api.policy import PriorityClass
 from ksched_cli.errors import KschedError
-from ksched_cli.manifests import load_cluster
 from ksched_cli.manifests.admission import default_priority_class
+from ksched_cli.whatif.inputs import load_cluster
 
 from .helpers import docs, node, pod, priority_class, write
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from ksched_cli.cli.plan_cmd import plan
 from ksched_cli.config.load import default_config
 from ksched_cli.engine.engine import Engine
-from ksched_cli.manifests import load_cluster
+from ksched_cli.whatif.inputs import load_cluster
 
 from .helpers import docs, node, pod, priority_class, write
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ksched_cli.manifests import load_cluster
+from ksched_cli.whatif.inputs import load_cluster
 
 CASES = Path(__file__).resolve().parents[2] / ".." / "shared" / "conformance" / "cases"
 CLUSTERS = sorted(CASES.glob("*/cluster.yaml")) if CASES.is_dir() else []

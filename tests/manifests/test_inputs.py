@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ksched_cli.manifests import load_cluster
+from ksched_cli.whatif.inputs import load_cluster
 
 from .helpers import docs, node, pod, write
 

@@ -13,9 +13,9 @@ import yaml
 from ksched_cli.config.load import load_config
 from ksched_cli.engine.engine import Engine, EngineOptions
 from ksched_cli.engine.records import Plan
-from ksched_cli.manifests.loader import load_cluster
 from ksched_cli.render.document import plan_document
 from ksched_cli.render.stream import write_json, write_yaml
+from ksched_cli.whatif.inputs import load_cluster
 from tests.engine.test_equivalence import _cluster, _crowded_cluster
 
 CASES = Path(__file__).parents[1] / "conformance" / "cases"

@@ -93,7 +93,7 @@ def _expected(
 
 def _case_engine(case: str) -> Callable[[], Engine]:
     def make() -> Engine:
-        from ksched_cli.manifests.loader import load_cluster
+        from ksched_cli.whatif.inputs import load_cluster
 
         config = load_config(str(CASES / case / "profile.yaml"))
         cluster = load_cluster([str(CASES / case / "cluster.yaml")]).cluster

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from ksched_cli.api.pod import parse_pod
-from ksched_cli.manifests import load_cluster
+from ksched_cli.whatif.inputs import load_cluster
 
 INFEASIBLE = [{"type": "PodResizePending", "status": "True", "reason": "Infeasible"}]
 

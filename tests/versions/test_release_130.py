@@ -11,9 +11,9 @@ from ksched_cli.cli.main import cli
 from ksched_cli.cli.version_opts import resolve_kubernetes_version
 from ksched_cli.config.load import load_config
 from ksched_cli.engine.engine import Engine
-from ksched_cli.manifests.loader import load_cluster
 from ksched_cli.render.document import plan_document
 from ksched_cli.versions.features import V130
+from ksched_cli.whatif.inputs import load_cluster
 from tests.conformance.test_conformance import CASES, _attempt, _case_names, _pods
 
 

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from ksched_cli.cli.main import cli
-from ksched_cli.manifests import load_cluster
+from ksched_cli.whatif.inputs import load_cluster
 from tests.manifests.helpers import docs, node, pod
 
 NODE = node("n1")

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from ksched_cli.cli.main import cli
 from ksched_cli.engine.cluster import Cluster
 from ksched_cli.manifests.checks import check_object
-from ksched_cli.manifests.loader import load_cluster, load_into
+from ksched_cli.manifests.loader import load_into
+from ksched_cli.whatif.inputs import load_cluster
 
 NODE = """apiVersion: v1
 kind: Node

@@ -8,7 +8,7 @@ from typing import Any
 import yaml
 
 from ksched_cli.engine.cluster import Cluster
-from ksched_cli.manifests.loader import load_cluster
+from ksched_cli.whatif.inputs import load_cluster
 
 
 def node(name: str, cpu: str = "4", memory: str = "8Gi", pods: str = "110",

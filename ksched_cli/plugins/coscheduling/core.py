@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from ...api.pod import Pod
 from ...api.podgroup import POD_GROUP_LABEL, PodGroup
@@ -29,7 +29,7 @@ from .quantity import (
 )
 
 if TYPE_CHECKING:
-    from ...engine.cluster import Cluster
+    from ...framework.cluster_view import ClusterView
 
 PERMIT_STATE_KEY = "PermitCoscheduling"
 # go-cache defaults of the two caches; a TTL of 0 means "use the default".
@@ -103,8 +103,8 @@ class PodGroupManager:
         self.backed_off = TTLCache(handle.now, BACKED_OFF_DEFAULT_TTL)
 
     @property
-    def _cluster(self) -> Cluster:
-        return cast("Cluster", self.handle.cluster)
+    def _cluster(self) -> ClusterView:
+        return self.handle.cluster
 
     # --- lookups --------------------------------------------------------------------
     def get_pod_group(self, pod: Pod) -> tuple[str, PodGroup | None]:

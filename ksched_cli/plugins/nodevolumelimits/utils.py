@@ -13,7 +13,7 @@ from ...framework.status import Code, Status, as_error
 
 if TYPE_CHECKING:
     from ...api.storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
-    from ...engine.cluster import Cluster
+    from ...framework.cluster_view import ClusterView
     from ...versions.features import Features
 
 ERR_REASON_MAX_VOLUME_COUNT = "node(s) exceed max volume count"
@@ -33,23 +33,23 @@ CSI_ATTACH_LIMIT_PREFIX = "attachable-volumes-csi-"
 _RESOURCE_NAME_LENGTH_LIMIT = 63
 
 
-def cluster_of(handle: Any) -> Cluster:
-    return cast("Cluster", handle.cluster)
+def cluster_of(handle: Any) -> ClusterView:
+    return cast("ClusterView", handle.cluster)
 
 
-def get_pvc(cluster: Cluster, namespace: str, name: str) -> PersistentVolumeClaim | None:
+def get_pvc(cluster: ClusterView, namespace: str, name: str) -> PersistentVolumeClaim | None:
     return cluster.persistent_volume_claims.get(f"{namespace}/{name}")
 
 
-def get_pv(cluster: Cluster, name: str) -> PersistentVolume | None:
+def get_pv(cluster: ClusterView, name: str) -> PersistentVolume | None:
     return cluster.persistent_volumes.get(name)
 
 
-def get_storage_class(cluster: Cluster, name: str) -> StorageClass | None:
+def get_storage_class(cluster: ClusterView, name: str) -> StorageClass | None:
     return cluster.storage_classes.get(name)
 
 
-def get_csi_node(cluster: Cluster, name: str) -> CSINode | None:
+def get_csi_node(cluster: ClusterView, name: str) -> CSINode | None:
     return cluster.csi_nodes.get(name)
 
 
@@ -151,7 +151,7 @@ def is_csi_migration_on(csi_node: CSINode | None, plugin: str, features: Feature
 
 
 def claim_for_limits(
-    cluster: Cluster, pod: Pod, volume: Volume, new_pod: bool
+    cluster: ClusterView, pod: Pod, volume: Volume, new_pod: bool
 ) -> tuple[PersistentVolumeClaim | None, Status | None]:
     """The claim behind ``volume`` as the limit plugins count it.
 

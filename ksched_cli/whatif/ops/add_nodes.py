@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ...api.node import Node
 from ...engine.cluster import Cluster
 from ...errors import KschedError
-from ...manifests.loader import load_cluster
+from ..inputs import load_cluster
 from ..model import OperationResult
 from .base import OpContext
 

@@ -8,8 +8,8 @@ import pytest
 
 from ksched_cli.config.load import load_config
 from ksched_cli.engine.engine import Engine, EngineOptions
-from ksched_cli.manifests.loader import load_cluster
 from ksched_cli.render.html.page import amount, percent
+from ksched_cli.whatif.inputs import load_cluster
 from tests.cli.helpers import PLAN_EXAMPLES, REPO, config_args, manifest_path
 
 from .helpers import Reports, Shown, page_data, reports
