@@ -102,7 +102,7 @@ class Engine:
         self.last_message: dict[str, str] = {}
         self.pods_by_uid = {p.uid: p for p in cluster.pods}
         self._place_running_pods()
-        self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods))
+        self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods, cluster))
         self.permits = PermitWaits(self)
         self.cycle = SchedulingCycle(self)
         self._done = 0  # attempts so far, for progress

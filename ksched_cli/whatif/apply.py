@@ -22,7 +22,7 @@ def apply_operations(
     report = WhatIfReport(before=node_usage(cluster.nodes, cluster.pods))
     # Budgets without a status are computed on the cluster before any operation, as the
     # disruption controller would have; evictions then decrement them.
-    notes = fill_missing_statuses(cluster.pdbs, cluster.pods)
+    notes = fill_missing_statuses(cluster.pdbs, cluster.pods, cluster)
     ctx = OpContext(StaticTarget(cluster), reconciler or default_reconciler())
     for op in operations:
         op.check(cluster)  # checked in turn: an earlier operation may add what it names
