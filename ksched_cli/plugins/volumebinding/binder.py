@@ -9,7 +9,7 @@ as having enough capacity and "did not have enough free storage" never arises.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...api.node import Node
 from ...api.pod import Pod, Volume
@@ -31,6 +31,10 @@ from ..nodevolumelimits.utils import (
     is_csi_migration_on,
 )
 from .assume_cache import PVAssumeCache, PVCAssumeCache
+from .provision import provisioned
+
+if TYPE_CHECKING:
+    from ...engine.cluster import Cluster
 from .pv_helpers import (
     NOT_SUPPORTED_PROVISIONER,
     bind_volume_to_claim,
@@ -310,8 +314,8 @@ class VolumeBinder:
 
     def bind_pod_volumes(self, volumes: PodVolumes) -> None:
         """Write the assumed bindings to the cluster as the PV controller completes them:
-        a static binding ends Bound both ways; a provisioned claim keeps its selected node
-        (no PV is created)."""
+        a static binding ends Bound both ways, and so does a provisioned claim with the
+        volume its provisioner created."""
         cluster = cluster_of(self._handle)
         for binding in volumes.static_bindings:
             claim = cluster.persistent_volume_claims.get(binding.pvc.key, binding.pvc)
@@ -319,5 +323,18 @@ class VolumeBinder:
             cluster.persistent_volumes[pv.name] = pv
             cluster.persistent_volume_claims[pvc.key] = pvc
         for claim in volumes.dynamic_provisions:
-            cluster.persistent_volume_claims[claim.key] = claim
+            self._provision(cluster, claim)
         self._revert(volumes.static_bindings, volumes.dynamic_provisions)
+
+    def _provision(self, cluster: Cluster, claim: PersistentVolumeClaim) -> None:
+        """PreBind waits until the provisioner's volume is bound to the claim: the PV
+        exists, with its driver's topology, before the pod binds (provision.py)."""
+        sc = get_storage_class(cluster, claim.class_name)
+        node_name = claim.annotations.get(ANN_SELECTED_NODE, "")
+        node = next((n for n in cluster.nodes if n.name == node_name), None)
+        if sc is None or node is None:
+            cluster.persistent_volume_claims[claim.key] = claim
+            return
+        pv, bound, _ = provisioned(claim, sc, node, get_csi_node(cluster, node_name))
+        cluster.persistent_volumes[pv.name] = pv
+        cluster.persistent_volume_claims[bound.key] = bound

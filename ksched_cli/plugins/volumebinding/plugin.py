@@ -216,9 +216,22 @@ class Plugin:
             ]
             lines += [
                 f"claim {c.key} provisioned by StorageClass {c.class_name} for node {node_name}"
+                + self._topology_text(c.class_name, node_name)
                 for c in volumes.dynamic_provisions
             ]
         return lines
+
+    def _topology_text(self, class_name: str, node_name: str) -> str:
+        """``: volume in zone=..., rule`` as provision.py will create the volume."""
+        from .provision import volume_topology
+
+        cluster = cluster_of(self._handle)
+        sc = cluster.storage_classes.get(class_name)
+        node = next((n for n in cluster.nodes if n.name == node_name), None)
+        if sc is None or node is None:
+            return ""
+        topology = volume_topology(sc.provisioner, node, cluster.csi_nodes.get(node_name))
+        return f"; its volume is reachable from {topology.text()} ({topology.rule})"
 
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         data = state.get(STATE_KEY)
