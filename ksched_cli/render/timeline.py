@@ -8,8 +8,8 @@ from ..engine.records import Attempt
 from ..whatif.simulate import Timeline, TimelineEntry
 from .document import API_VERSION, plan_document
 from .explain import render_story
-from .text_plan import DEFAULT_TOP
 from .table import render_table
+from .text_plan import DEFAULT_TOP
 from .whatif_document import change_doc, nodes_doc, whatif_document
 from .whatif_text import nodes_table
 
@@ -18,6 +18,12 @@ def _attempt_line(a: Attempt) -> str:
     where = f" {a.node}" if a.node else ""
     why = f": {a.message}" if a.message and a.result != "Scheduled" else ""
     return f"    t={a.time:g}s {a.pod} {a.result}{where}{why}"
+
+
+def _rejection_detail(a: Attempt) -> list[str]:
+    """What a failed attempt's claims tie the pod to (beside the scheduler's message)."""
+    lines = a.detail.get("volumes") if a.result != "Scheduled" else None
+    return [str(line) for line in lines] if isinstance(lines, list) else []
 
 
 def _entry_lines(entry: TimelineEntry, verbose: bool) -> list[str]:
@@ -33,7 +39,9 @@ def _entry_lines(entry: TimelineEntry, verbose: bool) -> list[str]:
             lines.append(f"  event {move.event}: requeued {pods}")
     if entry.attempts:
         lines.append("  decisions:")
-        lines.extend(_attempt_line(a) for a in entry.attempts)
+        for a in entry.attempts:
+            lines.append(_attempt_line(a))
+            lines.extend(f"      {line}" for line in _rejection_detail(a))
     return lines
 
 
@@ -62,6 +70,9 @@ def _attempt_doc(a: Attempt) -> dict[str, Any]:
         doc["node"] = a.node
     if a.message:
         doc["message"] = a.message
+    detail = _rejection_detail(a)
+    if detail:
+        doc["volumes"] = detail
     return doc
 
 

@@ -145,7 +145,7 @@ def drive(engine: Engine, ctx: OpContext, retries: DrainRetries, until: float | 
         engine.run_until(now)
         ctx.time = now
         result = OperationResult(_retry_text(retries), now)
-        accepted = retries.retry(ctx, now, result)
+        retries.retry(ctx, now, result)
         if result.changes:
             on_retry(now, result)
         elif idle(engine):

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from ...api.pod import Pod
 from ...api.quantity import format_bytes
+from ...api.selectors import NodeSelector
+from ...api.storage import ANN_SELECTED_NODE
 from ...config.args import VolumeBindingArgs
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
@@ -221,6 +223,24 @@ class Plugin:
             ]
         return lines
 
+    def explain_rejection(self, state: CycleState, pod: Pod) -> list[str]:
+        """Where the pod's claims tie it to: a bound claim's volume affinity, a claim
+        being provisioned for one node."""
+        data = state.get(STATE_KEY)
+        if not isinstance(data, StateData) or data.claims is None:
+            return []
+        lines = []
+        for claim in data.claims.bound:
+            pv = self.binder.pv_cache.get(claim.volume_name)
+            if pv is not None and pv.node_affinity is not None:
+                lines.append(f"claim {claim.key} is bound to PV {pv.name}, reachable only from "
+                             f"{node_selector_text(pv.node_affinity)}")
+        for claim in data.claims.unbound_delay_binding:
+            selected = claim.annotations.get(ANN_SELECTED_NODE)
+            if selected:
+                lines.append(f"claim {claim.key} is being provisioned for node {selected}")
+        return lines
+
     def _topology_text(self, class_name: str, node_name: str) -> str:
         """``: volume in zone=..., rule`` as provision.py will create the volume."""
         from .provision import volume_topology
@@ -244,3 +264,13 @@ class Plugin:
             return as_error(f'no pod volumes found for node "{node_name}"')
         self.binder.bind_pod_volumes(volumes)
         return None
+
+
+def node_selector_text(selector: NodeSelector) -> str:
+    """``k in [v]`` per requirement, ``and`` within a term, ``or`` between terms."""
+    terms = [
+        " and ".join(f"{r.key} {r.operator.lower()} [{', '.join(r.values)}]"
+                     for r in (*t.match_expressions, *t.match_fields))
+        for t in selector.terms
+    ]
+    return " or ".join(terms)
