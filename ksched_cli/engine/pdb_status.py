@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from ..api.pod import Pod
 from ..api.policy import IntOrPercent, PodDisruptionBudget
-from ..api.workloads import ReplicasSpec, StatefulSetSpec, Workload
 
 if TYPE_CHECKING:
+    from ..api.workloads import Workload
     from .cluster import Cluster
 
 # kinds whose objects serve the scale subresource, to the controller's finders
@@ -67,9 +67,9 @@ def _find(cluster: Cluster | None, kind: str, namespace: str, name: str) -> Work
 
 
 def _replicas(workload: Workload) -> int:
-    spec = workload.controller
-    assert isinstance(spec, (ReplicasSpec, StatefulSetSpec))
-    return spec.replicas
+    """spec.replicas of a scalable controller (ReplicasSpec, StatefulSetSpec)."""
+    replicas = getattr(workload.controller, "replicas", 0)
+    return replicas if isinstance(replicas, int) else 0
 
 
 def _controller_scale(pod: Pod, cluster: Cluster | None,

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from ...api.pod import Pod
 from ...api.quantity import format_bytes
 from ...api.selectors import NodeSelector
-from ...api.storage import ANN_SELECTED_NODE
 from ...config.args import VolumeBindingArgs
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
@@ -226,6 +225,8 @@ class Plugin:
     def explain_rejection(self, state: CycleState, pod: Pod) -> list[str]:
         """Where the pod's claims tie it to: a bound claim's volume affinity, a claim
         being provisioned for one node."""
+        from ...api.storage import ANN_SELECTED_NODE  # storage is loaded only with claims
+
         data = state.get(STATE_KEY)
         if not isinstance(data, StateData) or data.claims is None:
             return []
