@@ -63,8 +63,8 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
       ksched simulate maintenance.yaml snapshot/ --config bin-packing -o json
       ksched simulate examples/scenario/scenario.yaml examples/scenario/cluster.yaml -o html
       cd examples/scenario && ksched simulate scenario.yaml cluster.yaml --kubernetes-version 1.32
-      ksched simulate examples/maintenance/scenario.yaml examples/maintenance \\
-        --explain-pod shop/db-1 --drain-timeout 2m
+      ksched simulate examples/maintenance/scenario.yaml examples/maintenance/cluster \\
+        examples/maintenance/shop --explain-pod shop/db-1 --drain-timeout 2m
     """
     if explain_pod and output != "table":
         click.echo("error: --explain-pod needs the table output", err=True)
