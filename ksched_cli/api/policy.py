@@ -50,6 +50,11 @@ class PodDisruptionBudget:
     # status.desiredHealthy / currentHealthy: the eviction API quotes them when it refuses.
     desired_healthy: int = 0
     current_healthy: int = 0
+    # status.expectedPods, as far as ksched computed it.
+    expected_pods: int = 0
+    # The selected pods (ns/name@node) when the input's status was read: that status holds
+    # until they change; then ksched computes it as the disruption controller would.
+    written_for: frozenset[str] | None = None
 
 
 def _int_or_percent(raw: Raw, key: str, path: str) -> IntOrPercent | None:

@@ -18,7 +18,7 @@ from ..whatif.apply import apply_operations
 from ..whatif.capacity import CapacityResult, count_capacity
 from ..whatif.inputs import load_cluster
 from ..whatif.model import WhatIfReport
-from ..whatif.template import read_template
+from ..whatif.template import parse_pick, read_template
 from .progress import progress_line
 from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
@@ -40,14 +40,21 @@ class _CapacityCommand(ExitOneCommand, OperationsCommand):
 @click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "html"]),
               default="table", show_default=True,
               help="Output format (html: a self-contained report, docs/html-report.md).")
+@click.option("--workload", "workload", metavar="KIND/NAME", default=None,
+              help="The Pod or workload to count when WORKLOAD_OR_POD_FILE holds several "
+                   "(a chart's rendered manifests, a multi-document file or a directory).")
+@click.option("-n", "--namespace", "namespace", default=None, metavar="NS",
+              help="The namespace of --workload (default: any).")
 @kubernetes_version_option()
 @operation_options
 def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | None,
-             output: str, kubernetes_version: Release) -> None:
+             output: str, workload: str | None, namespace: str | None,
+             kubernetes_version: Release) -> None:
     """Count how many more copies of the pod in WORKLOAD_OR_POD_FILE (a Pod, or a
     Deployment, ReplicaSet, StatefulSet, DaemonSet, Job or CronJob's pod template)
     fit in the cluster of PATH..., as cluster-capacity does: copies are scheduled
-    one at a time under the profile until the first one that does not fit.
+    one at a time under the profile until the first one that does not fit. A file or
+    directory with several (a rendered chart) needs --workload KIND/NAME.
 
     The answer is the count, the count per node, the scheduler's message for the
     copy that did not fit, and each node's requests before and after. What-if
@@ -62,12 +69,17 @@ def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | No
       ksched capacity api-deployment.yaml snapshot/ --config bin-packing -o json
       ksched capacity worker.yaml cluster/ --drain node-3 --max 100
       ksched capacity worker.yaml cluster/ -o html > capacity.html
+      ksched capacity examples/maintenance/shop examples/maintenance/cluster \\
+        --workload deployment/frontend -n shop
     """
     operations = operations_or_exit()
     try:
+        if namespace is not None and workload is None:
+            raise KschedError("-n needs --workload KIND/NAME", field="--namespace")
+        pick = parse_pick(workload, namespace) if workload is not None else None
         cfg = load_config(config, kubernetes_version.features)
         cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version).cluster
-        template = read_template(pod_file, cluster)
+        template = read_template(pod_file, cluster, pick)
         whatif = apply_operations(cluster, operations)[0] if operations else None
         if template.scheduler_name not in {p.scheduler_name for p in cfg.profiles}:
             raise KschedError(f'no profile has schedulerName "{template.scheduler_name}"',

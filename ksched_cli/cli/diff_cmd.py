@@ -23,7 +23,12 @@ from .extender_opts import MODE_HELP, finish, setup, validate_mode
 from .progress import progress_line
 from .usage import ExitOneCommand, UsageError
 from .version_opts import VERSION_HELP, resolve_kubernetes_version
-from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
+from .whatif_opts import (
+    OperationsCommand,
+    drain_timeout_option,
+    operation_options,
+    operations_or_exit,
+)
 
 EXIT_NO_CHANGE = 0
 EXIT_ERROR = 1
@@ -135,12 +140,13 @@ def _render(result: DiffResult, output: str) -> str:
               help="kube-scheduler release of the base side (an upgrade diff).")
 @click.option("--head-version", "head_version", metavar="VERSION",
               help="kube-scheduler release of the head side (an upgrade diff).")
+@drain_timeout_option()
 @operation_options
 def diff(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...], output: str, fail_on: str,
     extender_mode: str, record_extenders: str | None, kubernetes_version: str | None,
-    base_version: str | None, head_version: str | None,
+    base_version: str | None, head_version: str | None, drain_timeout: float | None,
 ) -> None:
     """Plan the same manifests under two profiles (or two manifest sets under one
     profile, or one profile under two kube-scheduler releases with --base-version
@@ -174,7 +180,8 @@ def diff(
     base_side, head_side = _sides(
         paths, base, head, config, base_manifests, head_manifests, releases
     )
-    head_side = dataclasses.replace(head_side, operations=operations)
+    head_side = dataclasses.replace(head_side, operations=operations,
+                                    drain_timeout=drain_timeout)
     inputs = [base_side.config, head_side.config, *base_side.manifests, *head_side.manifests]
     try:
         ext = setup(None, extender_mode, record_extenders, inputs)

@@ -23,7 +23,12 @@ from .plan_output import check_combination, selection_or_exit, show_options, tex
 from .progress import progress_line
 from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
-from .whatif_opts import OperationsCommand, operation_options, operations_or_exit
+from .whatif_opts import (
+    OperationsCommand,
+    drain_timeout_option,
+    operation_options,
+    operations_or_exit,
+)
 
 if TYPE_CHECKING:
     from ..render.structured_plan import StructuredPlanWriter
@@ -105,6 +110,7 @@ class _PlanCommand(ExitOneCommand, OperationsCommand):
     help="Write every extender request and reply to FILE (a stub for --extender-mode).",
 )
 @kubernetes_version_option()
+@drain_timeout_option()
 @operation_options
 def plan(
     paths: tuple[str, ...],
@@ -122,6 +128,7 @@ def plan(
     extender_mode: str,
     record_extenders: str | None,
     kubernetes_version: Release,
+    drain_timeout: float | None,
 ) -> None:
     """Plan the pending pods in PATHS (files or directories of manifests).
 
@@ -168,7 +175,7 @@ def plan(
     cfg, loaded = load_or_exit(config, paths, explain_pod, kubernetes_version.features)
     # The report's cluster view starts from the cluster as loaded, before any operation.
     report = _HtmlReport(loaded) if output == "html" else None
-    whatif = _apply_or_exit(loaded, operations) if operations else None
+    whatif = _apply_or_exit(loaded, operations, drain_timeout) if operations else None
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
@@ -202,7 +209,7 @@ def plan(
             engine = Engine(cfg, loaded.cluster, options)
             if writer is not None:
                 writer.view.plan = engine.plan
-            result = _run_or_exit(engine, ext)
+            result = _run_or_exit(engine, ext, whatif[0] if whatif is not None else None)
         extra = _finish_whatif(whatif, loaded.cluster, result) if whatif is not None else None
         for warning in result.warnings:  # extender failures skipped during the plan
             click.echo(f"warning: {warning}", err=True)
@@ -255,13 +262,13 @@ def _exit_code(
 
 
 def _apply_or_exit(
-    loaded: LoadResult, operations: list[Operation]
+    loaded: LoadResult, operations: list[Operation], drain_timeout: float | None
 ) -> tuple[WhatIfReport, list[str]]:
     # The what-if modules are imported only when an operation is given (start-up).
     from ..whatif.apply import apply_operations
 
     try:
-        return apply_operations(loaded.cluster, operations)
+        return apply_operations(loaded.cluster, operations, drain_timeout=drain_timeout)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
@@ -292,8 +299,12 @@ def _structured_or_exit(
         sys.exit(EXIT_ERROR)
 
 
-def _run_or_exit(engine: Engine, ext: ExtenderSetup) -> Plan:
+def _run_or_exit(engine: Engine, ext: ExtenderSetup, whatif: WhatIfReport | None) -> Plan:
     try:
+        if whatif is not None and whatif.waiting is not None:
+            from ..whatif.apply import run_plan
+
+            return run_plan(engine, whatif)  # a drain still retrying its evictions
         return engine.run()
     except KschedError as exc:  # an extender that cannot be reached (cli/extender_reach.py)
         click.echo(exc.render(), err=True)

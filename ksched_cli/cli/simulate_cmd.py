@@ -12,7 +12,7 @@ from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
 from ..errors import KschedError
-from ..render.timeline import render_timeline, timeline_document
+from ..render.timeline import explain_story, render_timeline, timeline_document
 from ..versions.releases import Release
 from ..whatif.inputs import load_cluster
 from ..whatif.scenario import load_scenario
@@ -21,6 +21,7 @@ from ..whatif.simulate import simulate as run_scenario
 from .progress import progress_line
 from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
+from .whatif_opts import drain_timeout_option
 
 
 @click.command("simulate", cls=ExitOneCommand,
@@ -32,8 +33,15 @@ from .version_opts import kubernetes_version_option
 @click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "html"]),
               default="table", show_default=True,
               help="Output format (html: a self-contained report with every pod's story).")
+@click.option("--explain-pod", "explain_pod", multiple=True, metavar="NS/NAME",
+              help="After the timeline, every attempt for this pod: filter reasons, scores "
+                   "(repeatable; table output).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also list the events that requeued no pod.")
+@drain_timeout_option()
 @kubernetes_version_option()
 def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: str,
+             explain_pod: tuple[str, ...], verbose: bool, drain_timeout: float | None,
              kubernetes_version: Release) -> None:
     """Replay SCENARIO.yaml on the cluster of PATH...: each step (drain, removeNode,
     cordon, uncordon, addNodes, scale, create, delete) happens at its simulated time
@@ -55,17 +63,24 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
       ksched simulate maintenance.yaml snapshot/ --config bin-packing -o json
       ksched simulate examples/scenario/scenario.yaml examples/scenario/cluster.yaml -o html
       cd examples/scenario && ksched simulate scenario.yaml cluster.yaml --kubernetes-version 1.32
+      ksched simulate examples/maintenance/scenario.yaml examples/maintenance/cluster \\
+        examples/maintenance/shop --explain-pod shop/db-1 --drain-timeout 2m
     """
+    if explain_pod and output != "table":
+        click.echo("error: --explain-pod needs the table output", err=True)
+        sys.exit(1)
     try:
         cfg = load_config(config, kubernetes_version.features)
         scenario = load_scenario(scenario_file)
         cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version).cluster
         page = _HtmlPage(cluster) if output == "html" else None
         # The report draws every pod's story: filter reasons and weighted scores.
-        record = "weighted" if page is not None else "summary"
+        record = "weighted" if page is not None else "full" if explain_pod else "summary"
+        _require_pods(cluster, explain_pod)
         with progress_line() as progress:
             timeline = run_scenario(cfg, cluster, scenario,
-                                    EngineOptions(record=record, progress=progress))
+                                    EngineOptions(record=record, progress=progress),
+                                    drain_timeout=drain_timeout)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(1)
@@ -76,10 +91,19 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
     elif output == "yaml":
         click.echo(yaml.safe_dump(timeline_document(timeline), sort_keys=False), nl=False)
     else:
-        click.echo(render_timeline(timeline), nl=False)
+        click.echo(render_timeline(timeline, verbose), nl=False)
+        for pod in explain_pod:
+            click.echo("\n" + explain_story(timeline, pod), nl=False)
     # As for plan: pods for schedulers no profile serves (Skipped) are not a failure.
     failed = any(d.outcome in ("Unschedulable", "Gated") for d in timeline.plan.decisions)
     sys.exit(2 if failed else 0)
+
+
+def _require_pods(cluster: Cluster, pods: tuple[str, ...]) -> None:
+    """--explain-pod names NS/NAME; a pod the scenario creates later is known only then."""
+    for pod in pods:
+        if pod.count("/") != 1 or not all(pod.split("/")):
+            raise KschedError(f'--explain-pod "{pod}": expected NAMESPACE/NAME')
 
 
 class _HtmlPage:

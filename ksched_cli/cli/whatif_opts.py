@@ -88,3 +88,28 @@ def operations_or_exit() -> list[Operation]:
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(1)
+
+
+def _duration(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
+    """A Go duration (kubectl drain's --timeout) in seconds; None: wait without limit."""
+    if value is None:
+        return None
+    from ..config.godur import parse_duration
+
+    try:
+        nanos = parse_duration(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    if nanos < 0:
+        raise click.BadParameter(f"{value}: must not be negative")
+    return None if nanos == 0 else nanos / 1e9
+
+
+def drain_timeout_option() -> Callable[[F], F]:
+    """``--drain-timeout``: how long a drain retries evictions a budget refuses."""
+    return click.option(
+        "--drain-timeout", "drain_timeout", metavar="DURATION", callback=_duration,
+        help="How long a drain retries evictions a PodDisruptionBudget refuses, every 5s as "
+             "kubectl drain does (a Go duration; 0 or unset: no limit, until nothing more "
+             "can change).",
+    )

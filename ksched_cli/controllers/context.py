@@ -31,7 +31,7 @@ class Context:
         self._features = features_for(minor_version(cluster.kubernetes_version))
         self._owned: dict[OwnerKey, list[Pod]] = defaultdict(list)
         self._orphans: dict[str, list[Pod]] = defaultdict(list)
-        self.names: set[str] = set()
+        self.names = cluster.used_names  # shared: names stay taken across reconciles
         for pod in cluster.pods:
             self.names.add(pod.key)
             ref = pod.meta.controller_ref()

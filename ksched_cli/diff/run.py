@@ -13,7 +13,7 @@ from ..engine.engine import Engine, EngineOptions
 from ..errors import KschedError
 from ..extender.transport import Transport
 from ..versions.features import V130, Features
-from ..whatif.apply import apply_operations, finish_report
+from ..whatif.apply import apply_operations, finish_report, run_plan
 from ..whatif.inputs import load_cluster
 from ..whatif.ops.base import Operation
 from .compare import Planned, compare
@@ -30,6 +30,7 @@ class SideInput:
     features: Features = V130  # the kube-scheduler release this side replays
     # What-if operations applied to this side's cluster before it is planned.
     operations: tuple[Operation, ...] = ()
+    drain_timeout: float | None = None  # how long its drains retry refused evictions
 
 
 def load_effective(
@@ -56,11 +57,13 @@ def plan_side(
     progress: Progress = None,
     extenders: ExtenderUse = ExtenderUse(),
     operations: Sequence[Operation] = (),
+    drain_timeout: float | None = None,
 ) -> tuple[Planned, list[str]]:
     """Plan ``manifests`` on a freshly loaded cluster (a run binds and deletes its pods)."""
     loaded = load_cluster(list(manifests), kubernetes_version=config.features.version)
     cluster = loaded.cluster
-    whatif = apply_operations(cluster, operations) if operations else None
+    whatif = (apply_operations(cluster, operations, drain_timeout=drain_timeout)
+              if operations else None)
     running = {p.key: p.node_name for p in cluster.pods if p.node_name}
     owners = {p.key: owner for p in cluster.pods if (owner := owner_of(p))}
     nodes = frozenset(n.name for n in cluster.nodes)
@@ -72,7 +75,7 @@ def plan_side(
         extender_mode=extenders.mode,
         extender_transport=extenders.transport,
     )
-    plan = Engine(config, cluster, options).run()
+    plan = run_plan(Engine(config, cluster, options), whatif[0] if whatif else None)
     warnings = loaded.warnings + plan.warnings
     if whatif is not None:
         finish_report(whatif[0], cluster, plan)
@@ -94,7 +97,7 @@ def run_diff(
     head_config, head_effective = load_effective(head.config, head.features)
     base_planned, base_warnings = plan_side(base_config, base.manifests, progress, extenders)
     head_planned, head_warnings = plan_side(
-        head_config, head.manifests, progress, extenders, head.operations
+        head_config, head.manifests, progress, extenders, head.operations, head.drain_timeout
     )
     if extenders.mode == "skip" and (base_config.extender_configs or head_config.extender_configs):
         base_warnings.append(

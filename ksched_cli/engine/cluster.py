@@ -58,6 +58,9 @@ class Cluster:
     # The Kubernetes release whose API schemas checked the objects (--kubernetes-version);
     # objects a what-if step creates later are checked against the same release.
     kubernetes_version: str = KUBE_SCHEDULER_VERSION
+    # Every pod name (ns/name) the controllers have seen: a name the API server generated
+    # once is not generated again after its pod is deleted (a recreated pod is new).
+    used_names: set[str] = field(default_factory=set)
 
     def namespace_labels(self, namespace: str) -> dict[str, str]:
         """A Namespace object's labels; a namespace not in the input has only its name label."""

@@ -85,6 +85,7 @@ class SchedulingCycle:
         result = rec.NOMINATED if nominate else rec.UNSCHEDULABLE
         attempt = self._record(pod, result, node=nominate or "", message=message, diagnosis=diag)
         attempt.profile = fwk.scheduler_name
+        self._explain_rejection(fwk, state, pod, diag.unschedulable_plugins, attempt)
         if post is not None:
             attempt.victims = [v.key for v in post.victims]
             if post.detail is not None and self.engine.options.record != "summary":
@@ -321,6 +322,20 @@ class SchedulingCycle:
             attempt.result = rec.REJECTED
             attempt.message = message
         self._failure(info, cycle, message, "", rejectors)
+
+    def _explain_rejection(
+        self, fwk: Framework, state: CycleState, pod: Pod, rejectors: set[str],
+        attempt: rec.Attempt,
+    ) -> None:
+        """Filter plugins that can say what they held against the pod (the claims and
+        the topology they are bound to) add it beside kube-scheduler's message."""
+        lines: list[str] = []
+        for plugin in fwk.filter_plugins:
+            explain = getattr(plugin, "explain_rejection", None)
+            if explain is not None and plugin.name in rejectors:
+                lines.extend(explain(state, pod))
+        if lines:
+            attempt.detail["volumes"] = lines
 
     def _explain_reserve(
         self, fwk: Framework, state: CycleState, pod: Pod, host: str, attempt: rec.Attempt

@@ -102,10 +102,13 @@ class Engine:
             cluster.on_storage_update = self._storage_updated
         self.queued: dict[str, QueuedPodInfo] = {}
         self._decided: dict[str, rec.Decision] = {}
+        # The uid each decision was for: a pod recreated under the same name (a
+        # StatefulSet's) is a new pod whose outcome is still open.
+        self._decided_uid: dict[str, str] = {}
         self.last_message: dict[str, str] = {}
         self.pods_by_uid = {p.uid: p for p in cluster.pods}
         self._place_running_pods()
-        self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods))
+        self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods, cluster))
         self.permits = PermitWaits(self)
         self.cycle = SchedulingCycle(self)
         self._done = 0  # attempts so far, for progress
@@ -274,7 +277,7 @@ class Engine:
     def _finish(self) -> None:
         for info in self.queued.values():
             pod = info.pod
-            if pod.key in self._decided:
+            if self._decided_uid.get(pod.key) == pod.uid:
                 continue
             self.decide(pod, rec.UNSCHEDULABLE, message=self.last_message.get(pod.uid, ""))
 
@@ -291,6 +294,7 @@ class Engine:
         if earlier is not None:
             self.plan.decisions.remove(earlier)
         self._decided[pod.key] = decision
+        self._decided_uid[pod.key] = pod.uid
         self.plan.decisions.append(decision)
 
     def delete_pod(self, pod: Pod) -> None:

@@ -7,7 +7,9 @@ from typing import Any
 from ..engine.records import Attempt
 from ..whatif.simulate import Timeline, TimelineEntry
 from .document import API_VERSION, plan_document
+from .explain import render_story
 from .table import render_table
+from .text_plan import DEFAULT_TOP
 from .whatif_document import change_doc, nodes_doc, whatif_document
 from .whatif_text import nodes_table
 
@@ -18,7 +20,13 @@ def _attempt_line(a: Attempt) -> str:
     return f"    t={a.time:g}s {a.pod} {a.result}{where}{why}"
 
 
-def _entry_lines(entry: TimelineEntry) -> list[str]:
+def _rejection_detail(a: Attempt) -> list[str]:
+    """What a failed attempt's claims tie the pod to (beside the scheduler's message)."""
+    lines = a.detail.get("volumes") if a.result != "Scheduled" else None
+    return [str(line) for line in lines] if isinstance(lines, list) else []
+
+
+def _entry_lines(entry: TimelineEntry, verbose: bool) -> list[str]:
     lines = [f"t={entry.time:g}s  {entry.step}"]
     if entry.operation is not None:
         for c in entry.operation.changes:
@@ -26,23 +34,34 @@ def _entry_lines(entry: TimelineEntry) -> list[str]:
             lines.append(f"  {c.change} {c.pod}{node}: {c.reason}")
         lines.extend(f"  warning: {w}" for w in entry.operation.warnings)
     for move in entry.requeued:
-        pods = ", ".join(move.pods) if move.pods else "no pod"
-        lines.append(f"  event {move.event}: requeued {pods}")
+        if move.pods or verbose:  # an event that moved nothing is noise unless asked (-v)
+            pods = ", ".join(move.pods) if move.pods else "no pod"
+            lines.append(f"  event {move.event}: requeued {pods}")
     if entry.attempts:
         lines.append("  decisions:")
-        lines.extend(_attempt_line(a) for a in entry.attempts)
+        for a in entry.attempts:
+            lines.append(_attempt_line(a))
+            lines.extend(f"      {line}" for line in _rejection_detail(a))
     return lines
 
 
-def render_timeline(timeline: Timeline) -> str:
+def render_timeline(timeline: Timeline, verbose: bool = False) -> str:
     lines = ["Timeline:"]
     for entry in timeline.entries:
-        lines.extend(_entry_lines(entry))
+        lines.extend(_entry_lines(entry, verbose))
     lines += ["", "Final placements:"]
     text = "\n".join(lines) + "\n" + render_table(timeline.plan)
     report = timeline.report
     text += "\nNodes (requests/allocatable, before -> after):\n"
     return text + nodes_table(report.before, report.after) + "\n"
+
+
+def explain_story(timeline: Timeline, pod: str) -> str:
+    """``--explain-pod``: the pod's outcome and every attempt of the scenario."""
+    plan = timeline.plan
+    attempts = [a for entry in timeline.entries for a in entry.attempts if a.pod == pod]
+    decision = next((d for d in plan.decisions if d.pod == pod), None)
+    return render_story(pod, decision, attempts, plan.node_count, DEFAULT_TOP)
 
 
 def _attempt_doc(a: Attempt) -> dict[str, Any]:
@@ -51,6 +70,9 @@ def _attempt_doc(a: Attempt) -> dict[str, Any]:
         doc["node"] = a.node
     if a.message:
         doc["message"] = a.message
+    detail = _rejection_detail(a)
+    if detail:
+        doc["volumes"] = detail
     return doc
 
 

@@ -7,6 +7,7 @@ describes each field.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 # What an operation or the plan did to one pod (PodChange.change).
 EVICTED = "Evicted"  # the eviction API accepted it; the pod is gone from its node
@@ -73,6 +74,9 @@ class WhatIfReport:
     after: list[NodeUsage] = field(default_factory=list)
     # The plan's effect on the pods the operations created: Moved, Placed or Pending.
     outcomes: list[PodChange] = field(default_factory=list)
+    # Drains still asking for evictions when the plan starts (apply.run_plan retries
+    # them on the plan's clock); not part of the report's data.
+    waiting: Any = field(default=None, repr=False, compare=False)
 
     def disrupted(self) -> bool:
         """A drain was blocked or a pod was lost, or a created pod stayed pending."""

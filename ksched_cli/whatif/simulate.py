@@ -17,6 +17,7 @@ from ..engine.records import Attempt, Plan
 from ..errors import KschedError
 from .apply import finish_report
 from .controllers_reconciler import default_reconciler
+from .drain_wait import DrainRetries, drive
 from .live_target import LiveTarget, Requeue
 from .model import OperationResult, WhatIfReport
 from .ops.base import OpContext, Operation
@@ -70,16 +71,20 @@ def simulate(
     scenario: Scenario,
     options: EngineOptions | None = None,
     reconciler: Reconciler | None = None,
+    drain_timeout: float | None = None,
 ) -> Timeline:
     operations = [step_operation(scenario, s) for s in scenario.steps]
     report = WhatIfReport(before=node_usage(cluster.nodes, cluster.pods))
     engine = Engine(config, cluster, options or EngineOptions(record="summary"))
     target = LiveTarget(engine)
-    ctx = OpContext(target, reconciler or default_reconciler())
+    retries = DrainRetries(drain_timeout)
+    ctx = OpContext(target, reconciler or default_reconciler(), retries=retries)
     engine.start()
     entries = [TimelineEntry(0.0, "start")]
+    recorder = _Recorder(engine, entries, target, report)
     for step, op in zip(scenario.steps, operations, strict=True):
-        _run(engine, entries[-1], step.time)
+        drive(engine, ctx, retries, step.time, recorder.on_retry)
+        recorder.flush()
         ctx.time = step.time
         try:
             op.check(cluster)
@@ -88,14 +93,30 @@ def simulate(
             raise scenario.error(step.field, f"at {step.time:g}s: {exc.message}") from None
         report.operations.append(result)
         entries.append(TimelineEntry(step.time, step.describe(), result, target.take_requeues()))
-    _run(engine, entries[-1], None)
+    drive(engine, ctx, retries, None, recorder.on_retry)
+    recorder.flush()
     plan = engine.finish()
     plan.notes.extend(ctx.notes)
     finish_report(report, cluster, plan)
     return Timeline(entries, report, plan)
 
 
-def _run(engine: Engine, entry: TimelineEntry, until: float | None) -> None:
-    seen = len(engine.plan.attempts)
-    engine.run_until(until)
-    entry.attempts.extend(engine.plan.attempts[seen:])
+class _Recorder:
+    """Each scheduling attempt goes to the timeline entry current when it was made; a
+    drain's retry that evicted something is an entry of its own."""
+
+    def __init__(self, engine: Engine, entries: list[TimelineEntry], target: LiveTarget,
+                 report: WhatIfReport) -> None:
+        self.engine, self.entries, self.target, self.report = engine, entries, target, report
+        self.seen = 0
+
+    def flush(self) -> None:
+        attempts = self.engine.plan.attempts
+        self.entries[-1].attempts.extend(attempts[self.seen:])
+        self.seen = len(attempts)
+
+    def on_retry(self, now: float, result: OperationResult) -> None:
+        self.flush()
+        self.report.operations.append(result)
+        self.entries.append(TimelineEntry(now, result.operation, result,
+                                          self.target.take_requeues()))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,21 +45,105 @@ def _template_raw(raw: Mapping[str, Any], kind: str) -> tuple[dict[str, Any], st
             "spec": node.get("spec")}, field
 
 
-def read_template(file: str, cluster: Cluster) -> Pod:
-    """The first document of FILE as a pending pod, admitted with the cluster's classes."""
-    path = Path(file)
+@dataclass(frozen=True)
+class Pick:
+    """``--workload KIND/NAME`` (and ``-n NS``): which object of a chart to count."""
+
+    kind: str  # canonical (Deployment)
+    name: str
+    namespace: str | None = None
+
+    def text(self) -> str:
+        return f"{self.kind.lower()}/{self.name}"
+
+    def matches(self, raw: Mapping[str, Any]) -> bool:
+        meta = raw.get("metadata") if isinstance(raw.get("metadata"), Mapping) else {}
+        assert isinstance(meta, Mapping)
+        namespace = meta.get("namespace") or "default"
+        return (raw.get("kind") == self.kind and meta.get("name") == self.name
+                and (self.namespace is None or namespace == self.namespace))
+
+
+KINDS = ("Pod", *TEMPLATE_PATHS)
+
+
+def parse_pick(text: str, namespace: str | None) -> Pick:
+    """``deployment/web`` (any case of the kind); a malformed one is an option error."""
+    kind, _, name = text.partition("/")
+    canonical = {k.lower(): k for k in KINDS}.get(kind.lower())
+    if canonical is None or not name or "/" in name:
+        raise KschedError(f'"{text}": expected KIND/NAME, KIND one of {", ".join(KINDS)}',
+                          field="--workload")
+    return Pick(canonical, name, namespace)
+
+
+def _files(path: Path) -> list[Path]:
+    """A file, or a chart's rendered directory: its manifests in path order."""
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*") if p.is_file()
+                      and p.suffix in (".yaml", ".yml", ".json"))
     if not path.is_file():
-        problem = "not a file" if path.exists() else "no such file"
-        raise KschedError(problem, Location(file))
+        raise KschedError("not a file" if path.exists() else "no such file", Location(str(path)))
+    return [path]
+
+
+def _candidates(file: str) -> list[tuple[Path, str, list[Any], int]]:
+    """(file, text, documents, index) of every Pod or workload document."""
+    found = []
+    for path in _files(Path(file)):
+        text, documents, _ = read_documents(path)
+        for i, doc in enumerate(documents):
+            if isinstance(doc, Mapping) and doc.get("kind") in KINDS:
+                found.append((path, text, documents, i))
+    return found
+
+
+def _describe(doc: Mapping[str, Any]) -> str:
+    meta = doc.get("metadata") if isinstance(doc.get("metadata"), Mapping) else {}
+    assert isinstance(meta, Mapping)
+    ns = meta.get("namespace")
+    return f"{str(doc.get('kind')).lower()}/{meta.get('name')}" + (f" -n {ns}" if ns else "")
+
+
+def _choose(file: str, pick: Pick | None) -> tuple[Path, str, list[Any], int]:
+    found = _candidates(file)
+    if pick is not None:
+        chosen = [c for c in found if pick.matches(c[2][c[3]])]
+        if len(chosen) == 1:
+            return chosen[0]
+        where = f" in namespace {pick.namespace}" if pick.namespace else ""
+        if chosen:
+            raise KschedError(f"{pick.text()} is in several namespaces: choose one with -n",
+                              Location(file))
+        have = ", ".join(_describe(c[2][c[3]]) for c in found) or "none"
+        raise KschedError(f"no {pick.text()}{where} (found: {have})", Location(file))
+    if len(found) > 1:
+        have = ", ".join(_describe(c[2][c[3]]) for c in found)
+        raise KschedError(f"{len(found)} workloads ({have}): choose one with --workload KIND/NAME",
+                          Location(file))
+    return found[0] if found else _first(file)
+
+
+def _first(file: str) -> tuple[Path, str, list[Any], int]:
+    """A file without a Pod or workload: its first document is reported as the wrong kind."""
+    path = _files(Path(file))[0] if Path(file).exists() else Path(file)
+    _files(path)  # the not-a-file errors
     text, documents, _ = read_documents(path)
     index = next((i for i, d in enumerate(documents) if d is not None), None)
     if index is None:
         raise KschedError("no Pod or workload manifest", Location(file))
+    return path, text, documents, index
+
+
+def read_template(file: str, cluster: Cluster, pick: Pick | None = None) -> Pod:
+    """The chosen document of FILE (the only Pod or workload, or ``pick``) as a pending
+    pod, admitted with the cluster's classes."""
+    path, text, documents, index = _choose(file, pick)
     raw = documents[index]
     origin = Origin(path, index, None)
     kind = raw.get("kind") if isinstance(raw, Mapping) else None
     if kind != "Pod" and kind not in TEMPLATE_PATHS:
-        kinds = ", ".join(["Pod", *TEMPLATE_PATHS])
+        kinds = ", ".join(KINDS)
         raise positioned_error(origin, str(kind or "object"), "kind",
                                f"expected one of {kinds}", text, len(documents))
     prefix = ""

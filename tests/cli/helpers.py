@@ -17,8 +17,9 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 # examples/diff is a `ksched diff` example, tested in tests/diff (upgrade, a
 # `ksched diff --base-version` one, with the versions); capacity and scenario are
-# `ksched capacity` and `ksched simulate` examples, tested in tests/whatif.
-OTHER_COMMANDS = ("diff", "upgrade", "capacity", "scenario")
+# `ksched capacity` and `ksched simulate` examples, tested in tests/whatif, as is
+# maintenance (simulate and capacity).
+OTHER_COMMANDS = ("diff", "upgrade", "capacity", "scenario", "maintenance")
 PLAN_EXAMPLES = sorted(
     p.name for p in EXAMPLES.iterdir() if p.is_dir() and p.name not in OTHER_COMMANDS
 )

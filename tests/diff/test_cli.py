@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,14 @@ def test_registered_in_the_ksched_group() -> None:
     result = CliRunner().invoke(cli, ["diff", "--help"])
     assert result.exit_code == 0
     assert "--fail-on" in result.stdout
+
+
+@pytest.mark.parametrize(("timeout", "change"), [("1s", "BlockedDrain"), (None, "Evicted")])
+def test_drain_waits_on_the_head_side(monkeypatch: pytest.MonkeyPatch, timeout: str | None,
+                                      change: str) -> None:
+    """The head side's drain retries the refused eviction unless --drain-timeout ends it."""
+    extra = ["--drain-timeout", timeout] if timeout else []
+    result = run(monkeypatch, "examples/drain/cluster.yaml", "--drain", "node-a", *extra,
+                 "-o", "json")
+    changes = json.loads(result.stdout)["whatif"]["operations"][0]["changes"]
+    assert {c["pod"]: c["change"] for c in changes}["default/web-7d9f6-8qz5m"] == change

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from ksched_cli.api.meta import OwnerReference
 from ksched_cli.api.policy import parse_pdb
 from ksched_cli.config.args import DefaultPreemptionArgs
 from ksched_cli.config.load import default_config
@@ -170,10 +172,22 @@ def test_pdb_status_computed_like_the_disruption_controller(
 ) -> None:
     pods = [make_pod(f"r{i}", labels={"app": "x"}, node="n") for i in range(running)]
     pods += [make_pod(f"p{i}", labels={"app": "x"}) for i in range(pending)]
+    # One ReplicaSet the input lacks controls them: its scale is the pods it controls.
+    owner = (OwnerReference("ReplicaSet", "x", True),)
+    for pod in pods:
+        pod.meta = replace(pod.meta, owner_references=owner)
     pdb = _pdb("x", "x", None, **spec)
     note = compute_status(pdb, pods)
     assert pdb.disruptions_allowed == allowed
     assert f"computed disruptionsAllowed={allowed}" in note
+
+
+def test_max_unavailable_of_unmanaged_pods_allows_nothing() -> None:
+    """getExpectedScale skips pods without a controller: expectedCount 0, nothing allowed."""
+    pods = [make_pod(f"r{i}", labels={"app": "x"}, node="n") for i in range(3)]
+    pdb = _pdb("x", "x", None, maxUnavailable=1)
+    compute_status(pdb, pods)
+    assert (pdb.disruptions_allowed, pdb.current_healthy, pdb.expected_pods) == (0, 3, 0)
 
 
 def test_select_victims_reports_filter_failure_after_removing_all() -> None:

@@ -32,6 +32,7 @@ NODES = [make_node("n1", labels={ZONE: "a"}), make_node("n2", labels={ZONE: "b"}
 STATIC = make_sc("static", "kubernetes.io/no-provisioner", "WaitForFirstConsumer")
 WFFC = make_sc("wffc", mode="WaitForFirstConsumer")
 SELECTED = "volume.kubernetes.io/selected-node"
+AFFINITY = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "node(s) had volume node affinity conflict")
 
 
 def static_cluster() -> FakeHandle:
@@ -103,7 +104,7 @@ def test_pre_bind_completes_a_static_binding_for_every_profile() -> None:
     assert state_again.read(vb.STATE_KEY).all_bound
 
 
-def test_dynamic_provisioning_keeps_the_selected_node() -> None:
+def test_dynamic_provisioning_binds_a_volume_of_the_node_zone() -> None:
     handle = make_handle(NODES, pvcs=[make_pvc("data", "wffc")], classes=[WFFC])
     plugin = vb.Plugin(None, handle)
     pod, twin = pod_with_claims("p", "data"), pod_with_claims("twin", "data")
@@ -119,11 +120,14 @@ def test_dynamic_provisioning_keeps_the_selected_node() -> None:
     state, _ = schedule(plugin, handle, pod)
     assert plugin.reserve(state, pod, "n2") is None
     assert plugin.pre_bind(state, pod, "n2") is None
+    # PreBind waits for the provisioner: the claim is bound to a new PV whose node
+    # affinity is n2's zone (no CSINode for the driver: the zone label, provision.py).
     claim = handle.cluster.persistent_volume_claims["default/data"]
-    assert claim.annotations == {SELECTED: "n2"}
-    assert (claim.volume_name, claim.phase) == ("", "Pending")
-    assert handle.cluster.persistent_volumes == {}  # no PV is created
-    assert schedule(vb.Plugin(None, handle), handle, twin)[1] == {"n1": BIND, "n2": None}
+    assert claim.annotations[SELECTED] == "n2"
+    (pv,) = handle.cluster.persistent_volumes.values()
+    assert (claim.volume_name, claim.phase) == (pv.name, "Bound")
+    assert pv.node_affinity is not None and pv.node_affinity.matches({ZONE: "b"}, "n3")
+    assert schedule(vb.Plugin(None, handle), handle, twin)[1] == {"n1": AFFINITY, "n2": None}
 
 
 def test_pod_with_bound_claims_needs_no_binding() -> None:

@@ -55,11 +55,45 @@ def test_json_has_the_report_after_the_plan(monkeypatch: pytest.MonkeyPatch) -> 
     assert list(doc)[-1] == "whatif"
     whatif = doc["whatif"]
     assert whatif["operations"][0]["operation"] == "--drain -l kubernetes.io/hostname=node-a"
-    blocked = [c for c in whatif["operations"][0]["changes"] if c["change"] == "BlockedDrain"]
-    assert [c["podDisruptionBudget"] for c in blocked] == ["default/web"]
+    # The budget refused web-7d9f6-8qz5m at first; kubectl's retry 5 s later got it.
+    waited = next(c for c in whatif["operations"][0]["changes"]
+                  if c["pod"] == "default/web-7d9f6-8qz5m")
+    assert (waited["change"], waited["podDisruptionBudget"]) == ("Evicted", "default/web")
+    assert waited["reason"].startswith("evicted at 5s: waited 5s for PodDisruptionBudget")
     node_a = next(n for n in whatif["nodes"] if n["name"] == "node-a")
     assert node_a["before"]["cpu"] == {"requested": 3300, "allocatable": 4000}
     assert node_a["after"]["unschedulable"] is True
+
+
+@pytest.mark.parametrize(
+    ("timeout", "tail"),
+    [
+        ("1s", "at 5s kubectl drain gives up: error when evicting pods/\"web-7d9f6-8qz5m\" "
+               "-n \"default\": global timeout reached: 1s"),
+        ("2m", None),
+    ],
+)
+def test_drain_timeout(monkeypatch: pytest.MonkeyPatch, timeout: str, tail: str | None) -> None:
+    """--drain-timeout bounds kubectl's retries: shorter than one retry, the pod stays."""
+    result = run(monkeypatch, CLUSTER, "--drain", "node-a", "--drain-timeout", timeout,
+                 "-o", "json")
+    changes = json.loads(result.stdout)["whatif"]["operations"][0]["changes"]
+    change = next(c for c in changes if c["pod"] == "default/web-7d9f6-8qz5m")
+    if tail is None:
+        assert change["change"] == "Evicted"
+    else:
+        assert (change["change"], change["reason"].rpartition("; ")[2]) == ("BlockedDrain", tail)
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [("soon", 'time: invalid duration "soon"'), ("-5s", "-5s: must not be negative")],
+)
+def test_drain_timeout_must_be_a_duration(monkeypatch: pytest.MonkeyPatch, value: str,
+                                          why: str) -> None:
+    result = run(monkeypatch, CLUSTER, "--drain", "node-a", "--drain-timeout", value)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == f"Error: Invalid value for '--drain-timeout': {why}"
 
 
 def test_operations_apply_in_the_order_given(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,7 @@ as having enough capacity and "did not have enough free storage" never arises.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...api.node import Node
 from ...api.pod import Pod, Volume
@@ -31,6 +31,7 @@ from ..nodevolumelimits.utils import (
     is_plugin_migrated_on_node,
 )
 from .assume_cache import PVAssumeCache, PVCAssumeCache
+from .provision import provisioned
 from .pv_helpers import (
     NOT_SUPPORTED_PROVISIONER,
     bind_volume_to_claim,
@@ -41,6 +42,9 @@ from .pv_helpers import (
     local_pv_node_names,
     with_selected_node,
 )
+
+if TYPE_CHECKING:
+    from ...framework.cluster_view import ClusterView
 
 ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
 ERR_REASON_NODE_CONFLICT = "node(s) had volume node affinity conflict"
@@ -312,8 +316,8 @@ class VolumeBinder:
 
     def bind_pod_volumes(self, volumes: PodVolumes) -> None:
         """Write the assumed bindings to the cluster as the PV controller completes them:
-        a static binding ends Bound both ways; a provisioned claim keeps its selected node
-        (no PV is created)."""
+        a static binding ends Bound both ways, and so does a provisioned claim with the
+        volume its provisioner created."""
         cluster = cluster_of(self._handle)
         for binding in volumes.static_bindings:
             claim = cluster.persistent_volume_claims.get(binding.pvc.key, binding.pvc)
@@ -327,5 +331,18 @@ class VolumeBinder:
                 notify(old_pv, pv)
                 notify(claim, pvc)
         for claim in volumes.dynamic_provisions:
-            cluster.persistent_volume_claims[claim.key] = claim
+            self._provision(cluster, claim)
         self._revert(volumes.static_bindings, volumes.dynamic_provisions)
+
+    def _provision(self, cluster: ClusterView, claim: PersistentVolumeClaim) -> None:
+        """PreBind waits until the provisioner's volume is bound to the claim: the PV
+        exists, with its driver's topology, before the pod binds (provision.py)."""
+        sc = get_storage_class(cluster, claim.class_name)
+        node_name = claim.annotations.get(ANN_SELECTED_NODE, "")
+        node = next((n for n in cluster.nodes if n.name == node_name), None)
+        if sc is None or node is None:
+            cluster.persistent_volume_claims[claim.key] = claim
+            return
+        pv, bound, _ = provisioned(claim, sc, node, get_csi_node(cluster, node_name))
+        cluster.persistent_volumes[pv.name] = pv
+        cluster.persistent_volume_claims[bound.key] = bound

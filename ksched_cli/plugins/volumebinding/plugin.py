@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ...api.pod import Pod
 from ...api.quantity import format_bytes
+from ...api.selectors import NodeSelector
 from ...config.args import VolumeBindingArgs
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
@@ -216,9 +217,42 @@ class Plugin:
             ]
             lines += [
                 f"claim {c.key} provisioned by StorageClass {c.class_name} for node {node_name}"
+                + self._topology_text(c.class_name, node_name)
                 for c in volumes.dynamic_provisions
             ]
         return lines
+
+    def explain_rejection(self, state: CycleState, pod: Pod) -> list[str]:
+        """Where the pod's claims tie it to: a bound claim's volume affinity, a claim
+        being provisioned for one node."""
+        from ...api.storage import ANN_SELECTED_NODE  # storage is loaded only with claims
+
+        data = state.get(STATE_KEY)
+        if not isinstance(data, StateData) or data.claims is None:
+            return []
+        lines = []
+        for claim in data.claims.bound:
+            pv = self.binder.pv_cache.get(claim.volume_name)
+            if pv is not None and pv.node_affinity is not None:
+                lines.append(f"claim {claim.key} is bound to PV {pv.name}, reachable only from "
+                             f"{node_selector_text(pv.node_affinity)}")
+        for claim in data.claims.unbound_delay_binding:
+            selected = claim.annotations.get(ANN_SELECTED_NODE)
+            if selected:
+                lines.append(f"claim {claim.key} is being provisioned for node {selected}")
+        return lines
+
+    def _topology_text(self, class_name: str, node_name: str) -> str:
+        """``: volume in zone=..., rule`` as provision.py will create the volume."""
+        from .provision import volume_topology
+
+        cluster = cluster_of(self._handle)
+        sc = cluster.storage_classes.get(class_name)
+        node = next((n for n in cluster.nodes if n.name == node_name), None)
+        if sc is None or node is None:
+            return ""
+        topology = volume_topology(sc.provisioner, node, cluster.csi_nodes.get(node_name))
+        return f"; its volume is reachable from {topology.text()} ({topology.rule})"
 
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         data = state.get(STATE_KEY)
@@ -231,3 +265,13 @@ class Plugin:
             return as_error(f'no pod volumes found for node "{node_name}"')
         self.binder.bind_pod_volumes(volumes)
         return None
+
+
+def node_selector_text(selector: NodeSelector) -> str:
+    """``k in [v]`` per requirement, ``and`` within a term, ``or`` between terms."""
+    terms = [
+        " and ".join(f"{r.key} {r.operator.lower()} [{', '.join(r.values)}]"
+                     for r in (*t.match_expressions, *t.match_fields))
+        for t in selector.terms
+    ]
+    return " or ".join(terms)

@@ -12,6 +12,7 @@ from ...api.node import Node
 from ...api.pod import Pod
 from ...engine.cluster import Cluster
 from ...errors import KschedError
+from ..drain_wait import DrainRetries
 from ..model import CREATED, DELETED, RECREATED, OperationResult, PodChange
 from ..reconcile import Reconciler
 from ..selector_text import parse_selector
@@ -59,6 +60,8 @@ class OpContext:
     reconciler: Reconciler
     time: float = 0.0
     notes: list[str] = field(default_factory=list)
+    # Evictions a drain keeps asking for (kubectl drain's retries); None: asked once.
+    retries: DrainRetries | None = None
 
     @property
     def cluster(self) -> Cluster:

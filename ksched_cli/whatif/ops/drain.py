@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ...api.node import Node
 from ...api.pod import Pod
 from ...engine.cluster import Cluster
+from ...engine.pdb_status import refresh
 from ..drain_filters import delete_status, warnings
 from ..eviction import evict
 from ..model import BLOCKED, EVICTED, LOST, STAYS, OperationResult, PodChange
@@ -52,9 +53,12 @@ def _evict_node(ctx: OpContext, node: Node, result: OperationResult) -> list[Pod
             change.change = STAYS
             change.reason = status.message or MIRROR_REASON
             continue
+        refresh(ctx.cluster.pdbs, ctx.cluster)  # the disruption controller's view right now
         eviction = evict(pod, ctx.cluster.pdbs)
         if not eviction.allowed:
             change.change, change.reason, change.pdb = BLOCKED, eviction.message, eviction.pdb
+            if ctx.retries is not None:
+                ctx.retries.add(pod, change, result, ctx.time, ctx.cluster.pods)
             continue
         ctx.target.delete_pod(pod)
         removed.append(pod)

@@ -51,7 +51,7 @@ class CreateObjects:
             ctx.target.create_pod(pod)
             result.changes.append(PodChange(pod.key, CREATED, pod.node_name, "created",
                                             owner_text(pod), operation=result.operation))
-        ctx.notes.extend(fill_missing_statuses(loaded.pdbs, ctx.cluster.pods))
+        ctx.notes.extend(fill_missing_statuses(loaded.pdbs, ctx.cluster.pods, ctx.cluster))
         ctx.cluster.pdbs.extend(loaded.pdbs)
         result.warnings.extend(loaded_warnings)
         _add_objects(ctx, loaded)

@@ -206,7 +206,7 @@ def _triple(side: dict[str, Any] | None, key: str = "requested") -> list[int] | 
 
 
 def test_drain_report_in_chromium(page: Page, tmp_path: Path) -> None:
-    answer = plan_answer("drain")
+    answer = plan_answer("drain-timeout")
     whatif = answer.doc["whatif"]
     _open(page, answer.html, tmp_path / "drain.html")
     # The What-if tab is first and open: every pod change, in order, with its PDB.

@@ -80,7 +80,7 @@ def test_plan_cluster_view_spans_the_operations(name: str) -> None:
 
 
 def test_drain_shows_the_blocking_budget() -> None:
-    data = page_data(plan_answer("drain").html)
+    data = page_data(plan_answer("drain-timeout").html)
     blocked = [c for c in data["whatif"]["changes"] if c["change"] == BLOCKED]
     assert [(c["pod"], c["podDisruptionBudget"]) for c in blocked] == [
         ("default/web-7d9f6-8qz5m", "default/web")]

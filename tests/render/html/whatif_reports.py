@@ -21,6 +21,8 @@ DRAIN = "examples/drain/cluster.yaml"
 # The examples' READMEs' questions (examples/drain, capacity, scenario).
 PLAN_OPERATIONS = {
     "drain": ("--drain", "node-a"),
+    # kubectl gives up before its first retry: the refused eviction stays refused.
+    "drain-timeout": ("--drain", "node-a", "--drain-timeout", "1s"),
     "remove-node": ("--remove-node", "node-a"),
     "add-then-drain": ("--add-nodes", "examples/drain/templates/big-node.yaml=1",
                        "--drain", "node-a"),
