@@ -20,14 +20,20 @@ EXIT_ERROR = 1
 
 
 def load_or_exit(
-    config: str, paths: Sequence[str], explain_pod: Sequence[str], features: Features
+    config: str,
+    paths: Sequence[str],
+    explain_pod: Sequence[str],
+    features: Features,
+    namespace: str | None = None,
 ) -> tuple[SchedulerConfig, LoadResult]:
     """The profile and the cluster, or one error line on stderr and exit 1: nothing is planned."""
     try:
         cfg = load_config(config, features)
         _require_manifest_files(paths)
         with loading_line("manifests"):
-            loaded = load_cluster(list(paths), kubernetes_version=features.version)
+            loaded = load_cluster(
+                list(paths), kubernetes_version=features.version, namespace=namespace
+            )
         _require_objects(loaded.cluster, paths)
         _require_pods(loaded.cluster, explain_pod)
     except KschedError as exc:

@@ -38,7 +38,7 @@ from .admission import (
 from .checks import check_object, duplicate_problem
 from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
-from .kinds import KINDS, KindSpec
+from .kinds import KINDS, KindSpec, unserved_version
 from .positions import field_position
 from .problems import ProblemList, duplicate_error, is_list
 from .read_past import ReadPast
@@ -70,16 +70,20 @@ def load_cluster(
     *,
     checks: bool = True,
     kubernetes_version: str = KUBE_SCHEDULER_VERSION,
+    namespace: str | None = None,
 ) -> LoadResult:
     """Every object of ``paths`` (files, directories, ``-``), in load order; see
     semantics.md §1. Workload objects then become their pods (``controllers.reconcile``).
 
     ``checks=False`` skips the API server's checks (repeated keys, unknown fields, value
     rules); only the benchmark of their cost uses it. ``kubernetes_version`` picks the
-    release whose published schemas the unknown-field check reads.
+    release whose published schemas the unknown-field check reads. ``namespace`` is
+    ``-n``: objects without one are placed in it, as ``kubectl apply -n`` does
+    (semantics.md §1).
     """
     files, warnings = manifest_sources(paths)
     builder = _Builder(checks, kubernetes_version)
+    builder.namespace = namespace
     with _gc_paused():
         builder.add_files(files)
         builder.finish()
@@ -191,6 +195,11 @@ class _Builder:
         self._documents: dict[Path, int] = {}
         # Nodes that exist outside these files (load_into), which bound pods may name.
         self.known_nodes: set[str] = set()
+        # -n: the namespace of objects without one; a file where it placed one is applied
+        # as `kubectl apply -n`, so its objects naming another namespace are refused.
+        self.namespace: str | None = None
+        self._placed = False
+        self._foreign: list[tuple[Origin, str, str]] = []
 
     def add_files(self, files: Sequence[Path]) -> None:
         """Read every file; then, if any had a problem, raise them all (nothing is built)."""
@@ -213,7 +222,30 @@ class _Builder:
             documents[index] = None  # the decoded form is garbage once parsed: free it early
             if document is not None:
                 self._add_document(document, path, index)
+        self._refuse_foreign()
         self._path, self._text = None, ""
+
+    def _refuse_foreign(self) -> None:
+        if self._placed:
+            for origin, what, found in self._foreign:
+                self._report(origin, what, "metadata.namespace", (
+                    f'the namespace from the provided object "{found}" does not match the '
+                    f'namespace "{self.namespace}". You must pass \'--namespace={found}\' to '
+                    "perform this operation."))
+        self._placed, self._foreign = False, []
+
+    def _in_namespace(self, kind: str, raw: Raw, origin: Origin) -> Raw:
+        """``raw`` in -n's namespace when it names none (kubectl apply -n)."""
+        meta = raw.get("metadata")
+        if self.namespace is None or not isinstance(meta, Mapping):
+            return raw
+        found = meta.get("namespace")
+        if not found:
+            self._placed = True
+            return {**raw, "metadata": {**meta, "namespace": self.namespace}}
+        if found != self.namespace:
+            self._foreign.append((origin, describe(kind, raw, True), str(found)))
+        return raw
 
     def _add_document(self, document: Any, path: Path, index: int) -> None:
         if isinstance(document, Mapping) and is_list(document):
@@ -247,13 +279,22 @@ class _Builder:
         api = raw.get("apiVersion") or default_api
         # No apiVersion is taken as the expected one; another API group's kind of the same
         # name (Volcano's PodGroup) is not the object ksched reads.
-        if spec is None or (api is not None and api != spec.api_version):
-            self._read_past.ignored[(kind, None if spec is None else str(api))] += 1
+        if spec is not None and api is not None and api != spec.api_version:
+            if unserved_version(kind, str(api), spec.api_version):
+                what = describe(kind, raw, spec.namespaced)
+                self._report(origin, what, "apiVersion",
+                             f'no matches for kind "{kind}" in version "{api}"')
+                return
+            spec = None
+        if spec is None:
+            self._read_past.ignored[(kind, None if kind not in KINDS else str(api))] += 1
             return
         if kind == "Pod" and _finished(raw):
             # kube-scheduler's pod informer filters out Succeeded and Failed pods.
             self._read_past.finished_pods += 1
             return
+        if spec.namespaced:
+            raw = self._in_namespace(kind, raw, origin)
         problems = (
             check_object(
                 kind, str(api or spec.api_version), raw, spec.namespaced, self.kubernetes_version
