@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
 import yaml
 
+from ..api.pod import Pod
 from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
@@ -40,13 +42,18 @@ class _CapacityCommand(ExitOneCommand, OperationsCommand):
 @click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "html"]),
               default="table", show_default=True,
               help="Output format (html: a self-contained report, docs/html-report.md).")
+@click.option("-n", "--namespace", metavar="NS", default=None,
+              help="Namespace of a KIND/NAME or pod NAME given instead of a file, of a --scale "
+              "naming none, and of manifests without one (as kubectl apply -n).")
 @kubernetes_version_option()
 @operation_options
 def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | None,
-             output: str, kubernetes_version: Release) -> None:
+             output: str, namespace: str | None, kubernetes_version: Release) -> None:
     """Count how many more copies of the pod in WORKLOAD_OR_POD_FILE (a Pod, or a
     Deployment, ReplicaSet, StatefulSet, DaemonSet, Job or CronJob's pod template)
-    fit in the cluster of PATH..., as cluster-capacity does: copies are scheduled
+    fit in the cluster of PATH..., as cluster-capacity does. Instead of a file, a
+    workload or pod of PATH... named as ksched prints it (deployment/web with -n NS,
+    NS/deployment/web, NS/NAME) copies one of its pods: copies are scheduled
     one at a time under the profile until the first one that does not fit.
 
     The answer is the count, the count per node, the scheduler's message for the
@@ -63,11 +70,12 @@ def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | No
       ksched capacity worker.yaml cluster/ --drain node-3 --max 100
       ksched capacity worker.yaml cluster/ -o html > capacity.html
     """
-    operations = operations_or_exit()
+    operations = operations_or_exit(namespace)
     try:
         cfg = load_config(config, kubernetes_version.features)
-        cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version).cluster
-        template = read_template(pod_file, cluster)
+        cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version,
+                               namespace=namespace).cluster
+        template = _template(pod_file, cluster, namespace)
         whatif = apply_operations(cluster, operations)[0] if operations else None
         if template.scheduler_name not in {p.scheduler_name for p in cfg.profiles}:
             raise KschedError(f'no profile has schedulerName "{template.scheduler_name}"',
@@ -87,6 +95,15 @@ def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | No
         click.echo(yaml.safe_dump(capacity_document(result), sort_keys=False), nl=False)
     else:
         click.echo(render_capacity(result), nl=False)
+
+
+def _template(given: str, cluster: Cluster, namespace: str | None) -> Pod:
+    """The pod of a file, else of the workload or pod of the input that ``given`` names."""
+    if os.path.lexists(given) or given.endswith((".yaml", ".yml", ".json")):
+        return read_template(given, cluster)
+    from .names import template_from_input
+
+    return template_from_input(cluster, given, namespace)
 
 
 class _HtmlPage:

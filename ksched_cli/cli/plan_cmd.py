@@ -68,9 +68,11 @@ class _PlanCommand(ExitOneCommand, OperationsCommand):
 @click.option(
     "--explain-pod",
     "explain_pod",
-    metavar="NS/NAME",
+    metavar="NAME",
     multiple=True,
-    help="Print only this pod's story: every attempt, summarized (repeatable).",
+    help="Print only this pod's story: every attempt, summarized (repeatable). NAME as "
+    "printed: NS/NAME, pod/NAME, NAME (in -n NS or default), or a workload's KIND/NAME "
+    "or NS/KIND/NAME (its pods' stories).",
 )
 @click.option(
     "--top",
@@ -170,8 +172,8 @@ def plan(
     """
     check_combination(output, explain, explain_pod)
     chosen = selection_or_exit(namespace, all_namespaces, selector)
-    operations = operations_or_exit()
-    cfg, loaded = load_or_exit(
+    operations = operations_or_exit(None if all_namespaces else namespace)
+    cfg, loaded, explain_pod = load_or_exit(
         config, paths, explain_pod, kubernetes_version.features,
         None if all_namespaces else namespace,
     )

@@ -157,10 +157,10 @@ ERRORS: list[tuple[str, dict[str, str], list[str], str]] = [
         "error: --explain-pod: no pod default/web-9 in the input (did you mean default/web-0?)",
     ),
     (
-        "explain-pod-without-namespace",
-        {"c.yaml": docs(node("n1"), pod("web-0"))},
+        "explain-pod-in-another-namespace",
+        {"c.yaml": docs(node("n1"), pod("web-0", namespace="ops"))},
         ["c.yaml", "--explain-pod", "web-0"],
-        "error: --explain-pod: no pod web-0 in the input (did you mean default/web-0?)",
+        "error: --explain-pod: no pod default/web-0 in the input (did you mean ops/web-0?)",
     ),
 ]
 
