@@ -331,7 +331,8 @@ NEWCOMER = ("tests/cli/newcomer", "-n", "shop", "--kubernetes-version", "1.30")
 
 
 def _above_nav(page: Page, selector: str) -> bool:
-    return bool(page.evaluate(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+    query = f"document.querySelector({json.dumps(selector)})"
+    return bool(page.evaluate(f"""(() => {{ const e = {query};
         return !!e && e.offsetParent !== null && e.getBoundingClientRect().bottom
           <= document.querySelector('nav').getBoundingClientRect().top; }})()"""))
 
@@ -344,21 +345,26 @@ def test_report_opens_on_what_did_not_fit(page: Page, tmp_path: Path) -> None:
     # Failures first: above the tabs, the first chip, the Pods tab open, unplaced pods first.
     assert _above_nav(page, "#failures")
     assert page.evaluate("document.querySelector('#failures-title').textContent") == (
-        "1 pod(s) left without a node")
+        "2 pod(s) left without a node")
     assert page.evaluate("document.querySelector('#summary .chip').dataset.outcome") == (
         "Unschedulable")
     assert page.evaluate("document.querySelector('nav button.active').dataset.tab") == "pods"
-    pod = page.evaluate("document.querySelector('#pod-table tr[data-pod]').dataset.pod")
-    assert pod.startswith("shop/shop-cart-")
-    # Reasons counted with their pods: the spread constraint (4 nodes) leads.
+    first = page.evaluate("[...document.querySelectorAll('#pod-table tr[data-pod]')]"
+                          ".slice(0, 2).map(tr => tr.dataset.pod)")
+    cart = next(p for p in first if p.startswith("shop/shop-cart-"))
+    pods = ", ".join(["shop/cart-canary", cart])
+    assert sorted(first) == ["shop/cart-canary", cart]
+    # Reasons counted with their pods: the spread constraint (4 nodes per pod) leads.
     rows = page.evaluate("""[...document.querySelectorAll('#reasons tr[data-reason]')]
         .map(tr => [...tr.cells].slice(1).map(td => td.textContent))""")
     assert rows == [
-        ["node(s) didn't match pod topology spread constraints", "1", "4", pod],
-        ["Insufficient cpu", "1", "1", pod],
-        ["node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }", "1", "1", pod],
-        ["node(s) were unschedulable", "1", "1", pod],
+        ["node(s) didn't match pod topology spread constraints", "2", "8", pods],
+        ["Insufficient cpu", "2", "2", pods],
+        ["node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }", "2", "2",
+         pods],
+        ["node(s) were unschedulable", "2", "2", pods],
     ]
+    pod = "shop/cart-canary"
     # A pod named under a reason opens its story.
     page.evaluate("document.querySelector('#reasons [data-pod-link]').click()")
     page.wait_for("!document.getElementById('story').hidden")
