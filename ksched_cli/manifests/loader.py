@@ -35,10 +35,12 @@ from .admission import (
     default_storage_class,
     prepare_for_create,
 )
+from .apply_namespace import ApplyNamespace
 from .checks import check_object, duplicate_problem
 from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
 from .kinds import KINDS, KindSpec, unserved_version
+from .naming import describe, describe_any, object_key
 from .positions import field_position
 from .problems import ProblemList, duplicate_error, is_list
 from .read_past import ReadPast
@@ -83,7 +85,7 @@ def load_cluster(
     """
     files, warnings = manifest_sources(paths)
     builder = _Builder(checks, kubernetes_version)
-    builder.namespace = namespace
+    builder.apply_namespace = ApplyNamespace(namespace)
     with _gc_paused():
         builder.add_files(files)
         builder.finish()
@@ -116,34 +118,6 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def describe(kind: str, raw: Any, namespaced: bool) -> str:
-    """``Pod default/web-1``, ``Node n1``, or just the kind when the name is unusable."""
-    meta = raw.get("metadata") if isinstance(raw, Mapping) else None
-    name = meta.get("name") if isinstance(meta, Mapping) else None
-    if not isinstance(name, str) or not name:
-        return kind
-    if not namespaced:
-        return f"{kind} {name}"
-    assert isinstance(meta, Mapping)
-    namespace = meta.get("namespace")
-    return f"{kind} {namespace if isinstance(namespace, str) and namespace else 'default'}/{name}"
-
-
-def _describe_any(raw: Any) -> str:
-    """``describe`` for a decoded document of any kind (read or not)."""
-    kind = raw.get("kind") if isinstance(raw, Mapping) else None
-    if not isinstance(kind, str) or not kind:
-        return "object"
-    spec = KINDS.get(kind)
-    return describe(kind, raw, spec.namespaced if spec else True)
-
-
-def object_key(raw: Raw, namespaced: bool) -> str:
-    """The API server's key: ``ns/name`` or ``name`` (call after a successful parse)."""
-    meta = raw["metadata"]
-    return f"{meta.get('namespace') or 'default'}/{meta['name']}" if namespaced else meta["name"]
 
 
 def positioned_error(
@@ -195,11 +169,8 @@ class _Builder:
         self._documents: dict[Path, int] = {}
         # Nodes that exist outside these files (load_into), which bound pods may name.
         self.known_nodes: set[str] = set()
-        # -n: the namespace of objects without one; a file where it placed one is applied
-        # as `kubectl apply -n`, so its objects naming another namespace are refused.
-        self.namespace: str | None = None
-        self._placed = False
-        self._foreign: list[tuple[Origin, str, str]] = []
+        # -n: the namespace of objects without one (kubectl apply -n).
+        self.apply_namespace: ApplyNamespace[tuple[Origin, str]] = ApplyNamespace(None)
 
     def add_files(self, files: Sequence[Path]) -> None:
         """Read every file; then, if any had a problem, raise them all (nothing is built)."""
@@ -222,30 +193,9 @@ class _Builder:
             documents[index] = None  # the decoded form is garbage once parsed: free it early
             if document is not None:
                 self._add_document(document, path, index)
-        self._refuse_foreign()
+        for (origin, what), problem in self.apply_namespace.file_done():
+            self._report(origin, what, "metadata.namespace", problem)
         self._path, self._text = None, ""
-
-    def _refuse_foreign(self) -> None:
-        if self._placed:
-            for origin, what, found in self._foreign:
-                self._report(origin, what, "metadata.namespace", (
-                    f'the namespace from the provided object "{found}" does not match the '
-                    f'namespace "{self.namespace}". You must pass \'--namespace={found}\' to '
-                    "perform this operation."))
-        self._placed, self._foreign = False, []
-
-    def _in_namespace(self, kind: str, raw: Raw, origin: Origin) -> Raw:
-        """``raw`` in -n's namespace when it names none (kubectl apply -n)."""
-        meta = raw.get("metadata")
-        if self.namespace is None or not isinstance(meta, Mapping):
-            return raw
-        found = meta.get("namespace")
-        if not found:
-            self._placed = True
-            return {**raw, "metadata": {**meta, "namespace": self.namespace}}
-        if found != self.namespace:
-            self._foreign.append((origin, describe(kind, raw, True), str(found)))
-        return raw
 
     def _add_document(self, document: Any, path: Path, index: int) -> None:
         if isinstance(document, Mapping) and is_list(document):
@@ -294,7 +244,7 @@ class _Builder:
             self._read_past.finished_pods += 1
             return
         if spec.namespaced:
-            raw = self._in_namespace(kind, raw, origin)
+            raw = self.apply_namespace.place(raw, (origin, describe(kind, raw, True)))
         problems = (
             check_object(
                 kind, str(api or spec.api_version), raw, spec.namespaced, self.kubernetes_version
@@ -340,7 +290,7 @@ class _Builder:
         return raw if containers and pod_level else drop_resize(raw, containers, pod_level)
 
     def _add_duplicate(self, duplicate: Duplicate, document: Any, path: Path) -> None:
-        item, what, error = duplicate_error(duplicate, document, path, _describe_any)
+        item, what, error = duplicate_error(duplicate, document, path, describe_any)
         if error is not None:
             self.problems.record(error)
         else:  # not placed by the decoder: looked up as any field is
