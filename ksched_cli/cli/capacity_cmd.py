@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
 import yaml
 
+from ..api.pod import Pod
 from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
@@ -18,7 +20,7 @@ from ..whatif.apply import apply_operations
 from ..whatif.capacity import CapacityResult, count_capacity
 from ..whatif.inputs import load_cluster
 from ..whatif.model import WhatIfReport
-from ..whatif.template import parse_pick, read_template
+from ..whatif.template import Pick, parse_pick, read_template
 from .progress import progress_line
 from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
@@ -43,8 +45,10 @@ class _CapacityCommand(ExitOneCommand, OperationsCommand):
 @click.option("--workload", "workload", metavar="KIND/NAME", default=None,
               help="The Pod or workload to count when WORKLOAD_OR_POD_FILE holds several "
                    "(a chart's rendered manifests, a multi-document file or a directory).")
-@click.option("-n", "--namespace", "namespace", default=None, metavar="NS",
-              help="The namespace of --workload (default: any).")
+@click.option("-n", "--namespace", "namespace", metavar="NS", default=None,
+              help="Namespace of --workload, of a KIND/NAME or pod NAME given instead of a "
+              "file, of a --scale naming none, and of manifests without one (as kubectl "
+              "apply -n).")
 @kubernetes_version_option()
 @operation_options
 def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | None,
@@ -54,7 +58,9 @@ def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | No
     Deployment, ReplicaSet, StatefulSet, DaemonSet, Job or CronJob's pod template)
     fit in the cluster of PATH..., as cluster-capacity does: copies are scheduled
     one at a time under the profile until the first one that does not fit. A file or
-    directory with several (a rendered chart) needs --workload KIND/NAME.
+    directory with several (a rendered chart) needs --workload KIND/NAME. Instead of a
+    file, a workload or pod of PATH... named as ksched prints it (deployment/web with
+    -n NS, NS/deployment/web, NS/NAME) copies one of its pods.
 
     The answer is the count, the count per node, the scheduler's message for the
     copy that did not fit, and each node's requests before and after. What-if
@@ -72,14 +78,13 @@ def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | No
       ksched capacity examples/maintenance/shop examples/maintenance/cluster \\
         --workload deployment/frontend -n shop
     """
-    operations = operations_or_exit()
+    operations = operations_or_exit(namespace)
     try:
-        if namespace is not None and workload is None:
-            raise KschedError("-n needs --workload KIND/NAME", field="--namespace")
         pick = parse_pick(workload, namespace) if workload is not None else None
         cfg = load_config(config, kubernetes_version.features)
-        cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version).cluster
-        template = read_template(pod_file, cluster, pick)
+        cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version,
+                               namespace=namespace).cluster
+        template = _template(pod_file, cluster, namespace, pick)
         whatif = apply_operations(cluster, operations)[0] if operations else None
         if template.scheduler_name not in {p.scheduler_name for p in cfg.profiles}:
             raise KschedError(f'no profile has schedulerName "{template.scheduler_name}"',
@@ -116,3 +121,12 @@ class _HtmlPage:
 
         after = capture(cluster.nodes, cluster.pods)
         return capacity_report(result, self.before, after, inputs, whatif)
+
+
+def _template(given: str, cluster: Cluster, namespace: str | None, pick: Pick | None) -> Pod:
+    """The pod of a file, else of the workload or pod of the input that ``given`` names."""
+    if os.path.lexists(given) or given.endswith((".yaml", ".yml", ".json")):
+        return read_template(given, cluster, pick)
+    from .names import template_from_input
+
+    return template_from_input(cluster, given, namespace)

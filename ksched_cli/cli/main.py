@@ -13,7 +13,7 @@ import click
 
 from .. import KUBE_SCHEDULER_VERSION, __version__
 from ..errors import KschedError
-from .usage import UsageError
+from .usage import UsageError, split_short_values
 
 # NumPy's OpenBLAS starts a thread per core when it is imported. ksched does no linear
 # algebra (only element-wise int64 work), and on a busy machine starting that pool
@@ -107,6 +107,14 @@ class LazyGroup(click.Group):
             return super().parse_args(ctx, args)
         except click.UsageError as exc:  # bare `ksched` included
             raise _usage_exit_1(exc) from None
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:  # every command, also those without ExitOneCommand
+            rest = split_short_values(command, rest)
+        return name, command, rest
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -73,9 +73,11 @@ class _PlanCommand(ExitOneCommand, OperationsCommand):
 @click.option(
     "--explain-pod",
     "explain_pod",
-    metavar="NS/NAME",
+    metavar="NAME",
     multiple=True,
-    help="Print only this pod's story: every attempt, summarized (repeatable).",
+    help="Print only this pod's story: every attempt, summarized (repeatable). NAME as "
+    "printed: NS/NAME, pod/NAME, NAME (in -n NS or default), or a workload's KIND/NAME "
+    "or NS/KIND/NAME (its pods' stories).",
 )
 @click.option(
     "--top",
@@ -140,6 +142,12 @@ def plan(
     kube-scheduler would (v1.30.6 unless --kubernetes-version says otherwise), one
     at a time on a simulated clock.
 
+    Kinds read: Node, Pod, PriorityClass, PodDisruptionBudget, PersistentVolume,
+    PersistentVolumeClaim, StorageClass, CSINode, PodGroup, Namespace, LimitRange,
+    Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, Job,
+    CronJob and Service. Other kinds are ignored (one warning line); a kind read at
+    an apiVersion the API server does not serve (apps/v1beta2) is an error.
+
     \b
     Exit codes: 0 every pending pod was scheduled (pods for schedulers no
     profile serves are Skipped, which is not a failure); 2 some were not
@@ -171,8 +179,11 @@ def plan(
     """
     check_combination(output, explain, explain_pod)
     chosen = selection_or_exit(namespace, all_namespaces, selector)
-    operations = operations_or_exit()
-    cfg, loaded = load_or_exit(config, paths, explain_pod, kubernetes_version.features)
+    operations = operations_or_exit(None if all_namespaces else namespace)
+    cfg, loaded, explain_pod = load_or_exit(
+        config, paths, explain_pod, kubernetes_version.features,
+        None if all_namespaces else namespace,
+    )
     # The report's cluster view starts from the cluster as loaded, before any operation.
     report = _HtmlReport(loaded) if output == "html" else None
     whatif = _apply_or_exit(loaded, operations, drain_timeout) if operations else None
@@ -220,7 +231,7 @@ def plan(
             click.echo(report.render(result, loaded.cluster, paths, whatif), nl=False)
         else:
             assert writer is not None
-            _write_text(writer, ext, whatif)
+            _write_text(writer, ext, whatif, chosen.nothing_found(shown, writer.view.decisions()))
     sys.exit(_exit_code(result, whatif, ext))
 
 
@@ -235,7 +246,10 @@ def _record_level(output: str, explain: bool, explain_pod: tuple[str, ...]) -> s
 
 
 def _write_text(
-    writer: TextPlanWriter, ext: ExtenderSetup, whatif: tuple[WhatIfReport, list[str]] | None
+    writer: TextPlanWriter,
+    ext: ExtenderSetup,
+    whatif: tuple[WhatIfReport, list[str]] | None,
+    nothing_found: str | None,
 ) -> None:
     if ext.notice:
         sys.stdout.write(f"WARNING: {ext.notice}\n")
@@ -243,6 +257,11 @@ def _write_text(
         from ..render.whatif_text import render_whatif
 
         sys.stdout.write(render_whatif(whatif[0]))
+    if nothing_found is not None and not writer.stories:
+        # As kubectl get: no table at all, and the sentence on stderr.
+        sys.stdout.flush()
+        click.echo(nothing_found, err=True)
+        return
     writer.finish(sys.stdout)
 
 

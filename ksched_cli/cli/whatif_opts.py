@@ -82,12 +82,18 @@ def given_operations() -> list[Operation]:
     return [parse_operation(option, value) for option, value in found]
 
 
-def operations_or_exit() -> list[Operation]:
+def operations_or_exit(namespace: str | None = None) -> list[Operation]:
+    """The operations; ``namespace`` (-n) is that of a ``--scale`` naming none."""
     try:
-        return given_operations()
+        operations = given_operations()
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(1)
+    if operations:  # imported only then: start-up of plain plans
+        from ..whatif.ops.scale import in_namespace
+
+        in_namespace(operations, namespace)
+    return operations
 
 
 def _duration(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:

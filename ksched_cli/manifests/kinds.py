@@ -107,3 +107,17 @@ KINDS: Mapping[str, KindSpec] = {
     ),
 }
 READ_KINDS = ", ".join(KINDS)
+
+
+def _group(api_version: str) -> str:
+    return api_version.rpartition("/")[0]
+
+
+def unserved_version(kind: str, api_version: str, served: str) -> bool:
+    """Whether the API server would answer ``no matches for kind`` for a kind ksched reads
+    at ``api_version``: its own group at another version (``apps/v1beta2``), or any
+    Kubernetes-owned group (no dot, as only built-in groups may be, or ``*.k8s.io``, which
+    needs Kubernetes' approval), where none of these kinds is served but at ``served``.
+    Any other group's kind of that name (Volcano's PodGroup) is another resource."""
+    group = _group(api_version)
+    return group == _group(served) or "." not in group or group.endswith(".k8s.io")

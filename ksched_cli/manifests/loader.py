@@ -35,10 +35,12 @@ from .admission import (
     default_storage_class,
     prepare_for_create,
 )
+from .apply_namespace import ApplyNamespace
 from .checks import check_object, duplicate_problem
 from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
-from .kinds import KINDS, KindSpec
+from .kinds import KINDS, KindSpec, unserved_version
+from .naming import describe, describe_any, object_key
 from .positions import field_position
 from .problems import ProblemList, duplicate_error, is_list
 from .read_past import ReadPast
@@ -69,6 +71,7 @@ def read_cluster(
     *,
     checks: bool = True,
     kubernetes_version: str = KUBE_SCHEDULER_VERSION,
+    namespace: str | None = None,
 ) -> LoadResult:
     """Every object of ``paths`` (files, directories, ``-``), in load order; see
     semantics.md §1. Workload objects are left as read: ``whatif.inputs.load_cluster``
@@ -76,10 +79,13 @@ def read_cluster(
 
     ``checks=False`` skips the API server's checks (repeated keys, unknown fields, value
     rules); only the benchmark of their cost uses it. ``kubernetes_version`` picks the
-    release whose published schemas the unknown-field check reads.
+    release whose published schemas the unknown-field check reads. ``namespace`` is
+    ``-n``: objects without one are placed in it, as ``kubectl apply -n`` does
+    (semantics.md §1).
     """
     files, warnings = manifest_sources(paths)
     builder = _Builder(checks, kubernetes_version)
+    builder.apply_namespace = ApplyNamespace(namespace)
     with gc_paused():
         builder.add_files(files)
         builder.finish()
@@ -110,34 +116,6 @@ def gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def describe(kind: str, raw: Any, namespaced: bool) -> str:
-    """``Pod default/web-1``, ``Node n1``, or just the kind when the name is unusable."""
-    meta = raw.get("metadata") if isinstance(raw, Mapping) else None
-    name = meta.get("name") if isinstance(meta, Mapping) else None
-    if not isinstance(name, str) or not name:
-        return kind
-    if not namespaced:
-        return f"{kind} {name}"
-    assert isinstance(meta, Mapping)
-    namespace = meta.get("namespace")
-    return f"{kind} {namespace if isinstance(namespace, str) and namespace else 'default'}/{name}"
-
-
-def _describe_any(raw: Any) -> str:
-    """``describe`` for a decoded document of any kind (read or not)."""
-    kind = raw.get("kind") if isinstance(raw, Mapping) else None
-    if not isinstance(kind, str) or not kind:
-        return "object"
-    spec = KINDS.get(kind)
-    return describe(kind, raw, spec.namespaced if spec else True)
-
-
-def object_key(raw: Raw, namespaced: bool) -> str:
-    """The API server's key: ``ns/name`` or ``name`` (call after a successful parse)."""
-    meta = raw["metadata"]
-    return f"{meta.get('namespace') or 'default'}/{meta['name']}" if namespaced else meta["name"]
 
 
 def positioned_error(
@@ -189,6 +167,8 @@ class _Builder:
         self._documents: dict[Path, int] = {}
         # Nodes that exist outside these files (load_into), which bound pods may name.
         self.known_nodes: set[str] = set()
+        # -n: the namespace of objects without one (kubectl apply -n).
+        self.apply_namespace: ApplyNamespace[tuple[Origin, str]] = ApplyNamespace(None)
 
     def add_files(self, files: Sequence[Path]) -> None:
         """Read every file; then, if any had a problem, raise them all (nothing is built)."""
@@ -211,6 +191,8 @@ class _Builder:
             documents[index] = None  # the decoded form is garbage once parsed: free it early
             if document is not None:
                 self._add_document(document, path, index)
+        for (origin, what), problem in self.apply_namespace.file_done():
+            self._report(origin, what, "metadata.namespace", problem)
         self._path, self._text = None, ""
 
     def _add_document(self, document: Any, path: Path, index: int) -> None:
@@ -245,13 +227,22 @@ class _Builder:
         api = raw.get("apiVersion") or default_api
         # No apiVersion is taken as the expected one; another API group's kind of the same
         # name (Volcano's PodGroup) is not the object ksched reads.
-        if spec is None or (api is not None and api != spec.api_version):
-            self._read_past.ignored[(kind, None if spec is None else str(api))] += 1
+        if spec is not None and api is not None and api != spec.api_version:
+            if unserved_version(kind, str(api), spec.api_version):
+                what = describe(kind, raw, spec.namespaced)
+                self._report(origin, what, "apiVersion",
+                             f'no matches for kind "{kind}" in version "{api}"')
+                return
+            spec = None
+        if spec is None:
+            self._read_past.ignored[(kind, None if kind not in KINDS else str(api))] += 1
             return
         if kind == "Pod" and _finished(raw):
             # kube-scheduler's pod informer filters out Succeeded and Failed pods.
             self._read_past.finished_pods += 1
             return
+        if spec.namespaced:
+            raw = self.apply_namespace.place(raw, (origin, describe(kind, raw, True)))
         problems = (
             check_object(
                 kind, str(api or spec.api_version), raw, spec.namespaced, self.kubernetes_version
@@ -297,7 +288,7 @@ class _Builder:
         return raw if containers and pod_level else drop_resize(raw, containers, pod_level)
 
     def _add_duplicate(self, duplicate: Duplicate, document: Any, path: Path) -> None:
-        item, what, error = duplicate_error(duplicate, document, path, _describe_any)
+        item, what, error = duplicate_error(duplicate, document, path, describe_any)
         if error is not None:
             self.problems.record(error)
         else:  # not placed by the decoder: looked up as any field is

@@ -16,7 +16,6 @@ from typing import Any
 
 from ..api.pod_level import pod_spec_of
 from ..versions.features import Features
-from .kinds import KINDS, READ_KINDS
 
 
 class ReadPast:
@@ -41,16 +40,15 @@ class ReadPast:
         found = []
         if self.ignored:
             parts = [
-                f"{kind} ({count})" if api is None
-                else f"{kind} with apiVersion {api} ({count}; ksched reads "
-                f"{KINDS[kind].api_version})"
+                f"{kind} ({count})" if api is None else f"{kind} {api} ({count})"
                 for (kind, api), count in sorted(
                     self.ignored.items(), key=lambda i: (i[0][0], i[0][1] or "")
                 )
             ]
+            # One short line: the kinds read are listed in --help and the README.
             found.append(
-                f"ignoring {sum(self.ignored.values())} object(s) ksched does not use: "
-                f"{', '.join(parts)} (ksched reads {READ_KINDS})"
+                f"ignoring {sum(self.ignored.values())} object(s) of kinds ksched does not "
+                f"read: {', '.join(parts)}"
             )
         if self.finished_pods:
             found.append(

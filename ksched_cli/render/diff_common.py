@@ -19,6 +19,7 @@ from ..diff.model import (
     ProfileDiff,
 )
 from ..engine import records as rec
+from .reasons import decisive_first
 
 GLOBAL_SCOPE = "(global)"
 UNSET = "(unset)"
@@ -140,22 +141,30 @@ def _victims(victims: tuple[str, ...]) -> str:
     return ", ".join(victims) if victims else "none"
 
 
-def why_text(c: PodChange) -> str:
-    parts = []
-    if c.margin is not None:
-        parts.append(margin_text(c.margin))
+def why_text(c: PodChange, width: int | None = None) -> str:
+    """Why a pod changed; within ``width`` the scheduler's message leads with the reasons
+    that rejected the most nodes and drops whole reasons (render/reasons.py)."""
+    margin = margin_text(c.margin) if c.margin is not None else ""
+    label, message = "", ""
     for side, state in (("head", c.head), ("base", c.base)):
         if state is not None and state.outcome in NOT_PLACED and state.message:
-            parts.append(state.message if side == "head" else f"base: {state.message}")
+            label, message = ("" if side == "head" else "base: "), state.message
             break
+    victims = ""
     if c.base is not None and c.head is not None and c.base.victims != c.head.victims:
-        parts.append(f"victims {_victims(c.base.victims)} {ARROW} {_victims(c.head.victims)}")
-    return "; ".join(p for p in parts if p)
+        victims = f"victims {_victims(c.base.victims)} {ARROW} {_victims(c.head.victims)}"
+    if message and width is not None:
+        others = sum(len(p) + 2 for p in (margin, victims) if p)
+        message = decisive_first(message, width - others - len(label))
+    text = "; ".join(p for p in (margin, label + message if message else "", victims) if p)
+    # A message's reasons are kept whole (decisive_first); only other text is cut.
+    return text if message else truncate(text, width)
 
 
-def pod_rows(result: DiffResult) -> list[PodRow]:
+def pod_rows(result: DiffResult, why_width: int | None = None) -> list[PodRow]:
     return [
-        PodRow(c.pod, state_text(c.base), state_text(c.head), why_text(c)) for c in result.changes
+        PodRow(c.pod, state_text(c.base), state_text(c.head), why_text(c, why_width))
+        for c in result.changes
     ]
 
 

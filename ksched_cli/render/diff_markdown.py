@@ -99,7 +99,7 @@ def _config(result: DiffResult) -> list[str]:
 
 def _placements(result: DiffResult, used: int, budget: int) -> list[str]:
     """Every changed pod in a <details> block, rows cut where the comment would overflow."""
-    pods = pod_rows(result)
+    pods = pod_rows(result, WHY_WIDTH)
     if not pods:
         return ["#### Placement changes", "", "None.", ""]
     head = [
@@ -115,7 +115,7 @@ def _placements(result: DiffResult, used: int, budget: int) -> list[str]:
     for p in pods:
         row = "| " + " | ".join([
             _cell(p.pod, True), _cell(p.base), _cell(p.head),
-            _cell(truncate(p.why, WHY_WIDTH)).replace(ARROW, "→"),
+            _cell(p.why).replace(ARROW, "→"),
         ]) + " |"
         if size + len(row) + 1 > budget:
             break

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..diff.model import DiffResult, Side
 from ..diff.rollup import by_workload
-from .diff_common import config_rows, pod_rows, summary_line, truncate
+from .diff_common import config_rows, pod_rows, summary_line
 from .tabular import tabulate
 
 WHY_WIDTH = 120
@@ -50,11 +50,11 @@ def render_diff_table(result: DiffResult, wide: bool = False) -> str:
         )
     else:
         out.append("Configuration changes: none in the effective configuration\n")
-    pods = pod_rows(result)
+    pods = pod_rows(result, why_width)
     if pods:
         out.append("Placement changes:")
         headers = ["POD", "BASE", "HEAD", "WHY"]
-        cells = [[p.pod, p.base, p.head, truncate(p.why, why_width)] for p in pods]
+        cells = [[p.pod, p.base, p.head, p.why] for p in pods]
         if wide:
             headers.insert(1, "WORKLOAD")
             for row, c in zip(cells, result.changes, strict=True):

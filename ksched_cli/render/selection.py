@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from ..api.pod import Pod
 from ..api.selectors import LabelSelector, Requirement
-from ..engine.records import Plan
+from ..engine.records import Decision, Plan
 from ..errors import KschedError
 
 # Compiled on first use (re caches them): only -l/--selector needs them.
@@ -76,6 +76,15 @@ class Selection:
             if (self.namespace is None or p.namespace == self.namespace)
             and (self.selector is None or self.selector.matches(p.meta.labels))
         }
+
+
+    def nothing_found(self, shown: set[str] | None, decisions: list[Decision]) -> str | None:
+        """kubectl get's sentence when the selection shows no pod, else None."""
+        if shown is None or decisions:
+            return None
+        if self.namespace is None:
+            return "No resources found"
+        return f"No resources found in {self.namespace} namespace."
 
 
 def restrict(plan: Plan, shown: set[str] | None) -> Plan:

@@ -14,6 +14,7 @@ from typing import TextIO
 from ..api.owners import owner_label
 from ..engine.records import SCHEDULED, Attempt, Decision, Plan
 from .plain import write_table
+from .reasons import decisive_first
 
 HEADERS = ["POD", "OUTCOME", "NODE", "REASON"]
 WIDE_HEADERS = [
@@ -56,12 +57,6 @@ class TableView:
         return [d for d in self.plan.decisions if self.shown is None or d.pod in self.shown]
 
 
-def _truncate(message: str, width: int | None) -> str:
-    if width is None or len(message) <= width:
-        return message
-    return message[: max(width - 3, 0)] + "..."
-
-
 def _victims(plan: Plan) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for d in plan.decisions:
@@ -81,7 +76,7 @@ def _reason(d: Decision, victims: dict[str, list[str]]) -> str:
 def _pod_row(view: TableView, d: Decision, victims: dict[str, list[str]]) -> list[str]:
     node = d.node or "<none>"
     if not view.wide:
-        return [d.pod, d.outcome, node, _truncate(_reason(d, victims), REASON_WIDTH)]
+        return [d.pod, d.outcome, node, decisive_first(_reason(d, victims), REASON_WIDTH)]
     facts = view.facts.get(d.pod, PodFacts())
     # Only the attempt that placed the pod has a meaningful score: an Unschedulable pod's
     # last attempt may have been a Permit wait on a node it then lost.
@@ -108,11 +103,13 @@ def _rollup_row(view: TableView, label: str, members: list[Decision]) -> list[st
             others[d.outcome] = others.get(d.outcome, 0) + 1
     reason = ", ".join(f"{n} {outcome}" for outcome, n in sorted(others.items()))
     first = next((d.message or d.note for d in members if d.outcome != SCHEDULED), "")
-    if first:
-        reason += f": {first}"
     outcome = f"{len(scheduled)}/{len(members)} Scheduled"
     if not view.wide:
-        return [label, outcome, node, _truncate(reason, REASON_WIDTH)]
+        if first:
+            reason += ": " + decisive_first(first, REASON_WIDTH - len(reason) - 2)
+        return [label, outcome, node, reason]
+    if first:
+        reason += f": {first}"
     attempts = sum(view.facts.get(d.pod, PodFacts()).attempts for d in members)
     return [label, outcome, node, "-", "-", "-", str(attempts), "-", reason]
 

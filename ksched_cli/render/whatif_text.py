@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..api.quantity import format_bytes, format_cpu
 from ..whatif.model import NodeUsage, OperationResult, PodChange, WhatIfReport
 from ..whatif.usage import percent
 from .tabular import tabulate
@@ -25,15 +24,25 @@ def _changes_table(changes: list[PodChange]) -> str:
                     tablefmt="plain", disable_numparse=True)
 
 
+def cpu_text(milli: int) -> str:
+    """One unit per column, as kubectl top prints cpu: millicores."""
+    return f"{milli}m"
+
+
+def memory_text(value: int) -> str:
+    """One unit per column, as kubectl top prints memory: whole mebibytes, rounded down."""
+    return f"{value // 2**20}Mi"
+
+
 def _cell(usage: NodeUsage | None, column: str) -> str:
     if usage is None:
         return "-"
     if column == "cpu":
         req, alloc = usage.cpu_requested, usage.cpu_allocatable
-        return f"{format_cpu(req)}/{format_cpu(alloc)} ({percent(req, alloc)}%)"
+        return f"{cpu_text(req)}/{cpu_text(alloc)} ({percent(req, alloc)}%)"
     if column == "memory":
         req, alloc = usage.memory_requested, usage.memory_allocatable
-        return f"{format_bytes(req)}/{format_bytes(alloc)} ({percent(req, alloc)}%)"
+        return f"{memory_text(req)}/{memory_text(alloc)} ({percent(req, alloc)}%)"
     return f"{usage.pods}/{usage.pods_allocatable}"
 
 

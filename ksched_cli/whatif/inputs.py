@@ -19,11 +19,15 @@ def load_cluster(
     *,
     checks: bool = True,
     kubernetes_version: str = KUBE_SCHEDULER_VERSION,
+    namespace: str | None = None,
 ) -> LoadResult:
-    """``read_cluster``, then workload objects become their pods (``controllers.reconcile``);
-    the controllers' notes follow the reading's warnings."""
+    """``read_cluster`` (``namespace``: ``-n``, for objects without one), then workload
+    objects become their pods (``controllers.reconcile``); the controllers' notes follow
+    the reading's warnings."""
     with gc_paused():  # the controllers' pods are long-lived too
-        loaded = read_cluster(paths, checks=checks, kubernetes_version=kubernetes_version)
+        loaded = read_cluster(
+            paths, checks=checks, kubernetes_version=kubernetes_version, namespace=namespace
+        )
         if reconcile_workloads and needs_controllers(loaded.cluster):
             from ..controllers import reconcile  # nothing to sync: never imported
 

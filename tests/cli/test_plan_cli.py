@@ -157,10 +157,10 @@ ERRORS: list[tuple[str, dict[str, str], list[str], str]] = [
         "error: --explain-pod: no pod default/web-9 in the input (did you mean default/web-0?)",
     ),
     (
-        "explain-pod-without-namespace",
-        {"c.yaml": docs(node("n1"), pod("web-0"))},
+        "explain-pod-in-another-namespace",
+        {"c.yaml": docs(node("n1"), pod("web-0", namespace="ops"))},
         ["c.yaml", "--explain-pod", "web-0"],
-        "error: --explain-pod: no pod web-0 in the input (did you mean default/web-0?)",
+        "error: --explain-pod: no pod default/web-0 in the input (did you mean ops/web-0?)",
     ),
 ]
 
@@ -206,10 +206,7 @@ def test_warnings_go_to_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert result.exit_code == 0
     assert result.stderr.splitlines() == [
         "warning: empty: no *.yaml, *.yml or *.json files in this directory",
-        "warning: ignoring 1 object(s) ksched does not use: ConfigMap (1) (ksched reads Node, "
-        "Pod, PriorityClass, PodDisruptionBudget, Service, ReplicaSet, StatefulSet, "
-        "ReplicationController, PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode, "
-        "PodGroup, Deployment, DaemonSet, Job, CronJob, Namespace, LimitRange)",
+        "warning: ignoring 1 object(s) of kinds ksched does not read: ConfigMap (1)",
     ]
 
 

@@ -8,11 +8,12 @@ command captures before and after its own operations the same way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...api.node import Node
 from ...api.pod import Pod
+from ...plugins.helpers.taints import do_not_schedule_taints, tolerations_tolerate_taint
 
 # The resources every node bar shows, in this order; cpu in millicores, memory in bytes.
 RESOURCES = ("cpu", "memory", "pods")
@@ -30,6 +31,7 @@ class NodeState:
     requested: tuple[int, int, int]
     pods: frozenset[str]
     unschedulable: bool = False
+    unusable: str = ""  # why pending pods cannot use the node (unusable_reason), or ""
 
 
 @dataclass(frozen=True)
@@ -49,10 +51,27 @@ def zone_of(labels: Mapping[str, str]) -> str:
     return next((labels[k] for k in ZONE_LABELS if k in labels), "")
 
 
+def unusable_reason(node: Node, pending: Sequence[Pod]) -> str:
+    """Why no pending pod can use ``node``, or "": it is cordoned (spec.unschedulable), or
+    it has a NoSchedule or NoExecute taint that none of the pending pods tolerates (with
+    no pending pod: any such taint), as TaintToleration's Filter reads them."""
+    if node.unschedulable:
+        return "cordoned"
+    for taint in node.taints:
+        if not do_not_schedule_taints(taint):
+            continue
+        if not any(tolerations_tolerate_taint(p.tolerations, taint) for p in pending):
+            value = f"={taint.value}" if taint.value else ""
+            return f"taint {taint.key}{value}:{taint.effect} no pending pod tolerates"
+    return ""
+
+
 def capture(nodes: Iterable[Node], pods: Iterable[Pod]) -> ClusterState:
     """The requests of the pods bound to each node (as fit.go sums them), per node."""
     sums: dict[str, list[int]] = {}
     members: dict[str, set[str]] = {}
+    pods = list(pods)
+    pending = [p for p in pods if not p.node_name]
     for pod in pods:
         if not pod.node_name:
             continue
@@ -76,6 +95,7 @@ def capture(nodes: Iterable[Node], pods: Iterable[Pod]) -> ClusterState:
                 requested=(requested[0], requested[1], requested[2]),
                 pods=frozenset(members.get(node.name, ())),
                 unschedulable=node.unschedulable,
+                unusable=unusable_reason(node, pending),
             )
         )
     return ClusterState.of(states)

@@ -87,20 +87,28 @@ def _node_row(old: NodeState | None, new: NodeState | None) -> dict[str, Any]:
     }
     if some.unschedulable:
         row["cordoned"] = True
+    row["unusable"] = some.unusable  # "": pending pods can use it
     return row
 
 
 def zone_summary(before: ClusterState, after: ClusterState) -> list[dict[str, Any]]:
-    """Per zone (sorted, "" last): node count, allocatable and requested sums."""
+    """Per zone (sorted, "" last): node count, allocatable and requested sums over the
+    nodes pending pods can use; ``leftOut`` counts the others (model.unusable_reason,
+    judged on the node as it is after the plan, or before when the plan removed it)."""
     zones: dict[str, dict[str, Any]] = {}
     for state, key in ((before, "before"), (after, "after")):
         for node in state.nodes:
             zone = zones.setdefault(
                 node.zone, {"zone": node.zone, "nodes": 0, "alloc": [0, 0, 0],
-                            "before": [0, 0, 0], "after": [0, 0, 0]},
+                            "before": [0, 0, 0], "after": [0, 0, 0], "leftOut": 0},
             )
+            last = after.by_name.get(node.name) or node
+            counted = key == "after" or node.name not in after.by_name
+            if last.unusable:
+                zone["leftOut"] += 1 if counted else 0
+                continue
             _add(zone[key], node.requested)
-            if key == "after" or node.name not in after.by_name:
+            if counted:
                 zone["nodes"] += 1
                 _add(zone["alloc"], node.allocatable)
     return sorted(zones.values(), key=lambda z: (z["zone"] == "", z["zone"]))
@@ -134,24 +142,36 @@ def reason_groups(
 ) -> tuple[list[dict[str, Any]], dict[str, list[int]]]:
     """Pods left without a node grouped by reason, most pods first; and each pod's groups.
 
-    A FitError message counts its pod under each of its reasons (the node counts dropped,
-    so "3 Insufficient cpu" and "5 Insufficient cpu" are one reason); other messages are
-    a reason whole.
+    A FitError message counts its pod under each of its reasons (the node counts summed
+    in ``nodes``, so "3 Insufficient cpu" and "5 Insufficient cpu" are one reason); other
+    messages are a reason whole. ``pods`` names the pods of each reason.
     """
     pods_by_reason: dict[tuple[str, str], list[str]] = {}
+    nodes_by_reason: dict[tuple[str, str], int] = {}
     for d in decisions:
         if d.outcome not in NOT_PLACED:
             continue
-        for reason in split_reasons(d.message or d.note or d.outcome):
-            pods_by_reason.setdefault((d.outcome, reason), []).append(d.pod)
-    ordered = sorted(pods_by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        for counted in split_reasons(d.message or d.note or d.outcome, counts=True):
+            count, reason = _count_of(counted)
+            key = (d.outcome, reason)
+            pods_by_reason.setdefault(key, []).append(d.pod)
+            nodes_by_reason[key] = nodes_by_reason.get(key, 0) + count
+    # Most pods first; then the reason that rejected most nodes (stable: first seen).
+    ordered = sorted(pods_by_reason.items(),
+                     key=lambda kv: (-len(kv[1]), -nodes_by_reason[kv[0]]))
     groups: list[dict[str, Any]] = []
     ids: dict[str, list[int]] = {}
     for i, ((outcome, reason), pods) in enumerate(ordered):
-        groups.append({"outcome": outcome, "reason": reason, "count": len(pods)})
+        groups.append({"outcome": outcome, "reason": reason, "count": len(pods),
+                       "nodes": nodes_by_reason[(outcome, reason)], "pods": pods})
         for pod in pods:
             ids.setdefault(pod, []).append(i)
     return groups, ids
+
+
+def _count_of(part: str) -> tuple[int, str]:
+    counted = _COUNTED.match(part)
+    return (int(counted["count"]), counted["reason"]) if counted else (0, part)
 
 
 def split_reasons(message: str, counts: bool = False) -> list[str]:

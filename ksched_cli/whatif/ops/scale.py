@@ -41,6 +41,7 @@ class Scale:
     name: str
     replicas: int
     text: str
+    named_namespace: bool = True  # False: the value named none (-n or default applies)
 
     @property
     def label(self) -> str:
@@ -171,17 +172,30 @@ def _rank(ctx: OpContext, pods: Sequence[Pod]) -> list[Pod]:
 
 
 def parse_scale(value: str) -> Scale:
+    """``KIND/NAME=N``, ``KIND/NS/NAME=N`` or, as a table prints a workload,
+    ``NS/KIND/NAME=N``; without a namespace the command's ``-n`` (else default) applies
+    (``in_namespace``)."""
     target, count = _split(value)
-    kind_text, _, rest = target.partition("/")
-    kind = KINDS.get(kind_text.lower())
-    if kind is None or not rest:
+    parts = target.split("/")
+    if len(parts) == 3 and parts[1].lower() in KINDS and parts[0].lower() not in KINDS:
+        parts = [parts[1], parts[0], parts[2]]  # NS/KIND/NAME
+    kind = KINDS.get(parts[0].lower())
+    if kind is None or len(parts) not in (2, 3) or not all(parts):
         raise KschedError(
-            f'malformed value "{value}": expected KIND/NAME=N with KIND one of deployment, '
-            "replicaset, statefulset",
+            f'malformed value "{value}": expected KIND/NAME=N or NS/KIND/NAME=N with KIND one '
+            "of deployment, replicaset, statefulset",
             field=OPTION,
         )
-    namespace, _, name = rest.rpartition("/")
-    return Scale(kind, namespace or "default", name, count, f"{OPTION} {value}")
+    named = len(parts) == 3
+    namespace = parts[1] if named else "default"
+    return Scale(kind, namespace, parts[-1], count, f"{OPTION} {value}", named)
+
+
+def in_namespace(operations: Sequence[object], namespace: str | None) -> None:
+    """Scales that named no namespace act in ``namespace`` (kubectl's -n), else default."""
+    for op in operations:
+        if isinstance(op, Scale) and not op.named_namespace and namespace:
+            op.namespace = namespace
 
 
 def _split(value: str) -> tuple[str, int]:

@@ -16,7 +16,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.browser import Browser, BrowserError, Page, find_chromium
-from tests.cli.helpers import PLAN_EXAMPLES
+from tests.cli.helpers import PLAN_EXAMPLES, run
 from tests.diff.helpers import EXAMPLE_ARGS
 from tests.diff.helpers import run as run_diff
 
@@ -324,4 +324,77 @@ def test_diff_with_a_drain_in_chromium(page: Page, tmp_path: Path) -> None:
                             ".map(tr => tr.dataset.pod)")
     assert changed == [p["pod"] for p in doc["pods"]]
     page.screenshot(tmp_path / "diff-drain.png")
+    assert page.errors() == []
+
+
+NEWCOMER = ("tests/cli/newcomer", "-n", "shop", "--kubernetes-version", "1.30")
+
+
+def _above_nav(page: Page, selector: str) -> bool:
+    query = f"document.querySelector({json.dumps(selector)})"
+    return bool(page.evaluate(f"""(() => {{ const e = {query};
+        return !!e && e.offsetParent !== null && e.getBoundingClientRect().bottom
+          <= document.querySelector('nav').getBoundingClientRect().top; }})()"""))
+
+
+def test_report_opens_on_what_did_not_fit(page: Page, tmp_path: Path) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        result = run(mp, *NEWCOMER, "-o", "html")
+    assert result.exit_code == 2
+    _open(page, result.stdout, tmp_path / "failures.html")
+    # Failures first: above the tabs, the first chip, the Pods tab open, unplaced pods first.
+    assert _above_nav(page, "#failures")
+    assert page.evaluate("document.querySelector('#failures-title').textContent") == (
+        "2 pod(s) left without a node")
+    assert page.evaluate("document.querySelector('#summary .chip').dataset.outcome") == (
+        "Unschedulable")
+    assert page.evaluate("document.querySelector('nav button.active').dataset.tab") == "pods"
+    first = page.evaluate("[...document.querySelectorAll('#pod-table tr[data-pod]')]"
+                          ".slice(0, 2).map(tr => tr.dataset.pod)")
+    cart = next(p for p in first if p.startswith("shop/shop-cart-"))
+    pods = ", ".join(["shop/cart-canary", cart])
+    assert sorted(first) == ["shop/cart-canary", cart]
+    # Reasons counted with their pods: the spread constraint (4 nodes per pod) leads.
+    rows = page.evaluate("""[...document.querySelectorAll('#reasons tr[data-reason]')]
+        .map(tr => [...tr.cells].slice(1).map(td => td.textContent))""")
+    assert rows == [
+        ["node(s) didn't match pod topology spread constraints", "2", "8", pods],
+        ["Insufficient cpu", "2", "2", pods],
+        ["node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }", "2", "2",
+         pods],
+        ["node(s) were unschedulable", "2", "2", pods],
+    ]
+    pod = "shop/cart-canary"
+    # A pod named under a reason opens its story.
+    page.evaluate("document.querySelector('#reasons [data-pod-link]').click()")
+    page.wait_for("!document.getElementById('story').hidden")
+    assert page.evaluate("document.getElementById('story-title').textContent") == pod
+    # Zone totals leave out the tainted control plane and the cordoned node.
+    page.evaluate("document.querySelector('nav button[data-tab=cluster]').click()")
+    left_out = page.evaluate("[...document.querySelectorAll('#left-out [data-left-out]')]"
+                             ".map(s => s.dataset.leftOut)")
+    assert left_out == ["control-plane", "worker-c2"]
+    zones = page.evaluate("[...document.querySelectorAll('#zones tr[data-zone]')]"
+                          ".map(tr => [tr.dataset.zone, tr.cells[1].textContent])")
+    assert zones == [["zone-a", "2"], ["zone-b", "2"], ["zone-c", "1"]]
+    page.screenshot(tmp_path / "failures.png")
+    assert page.errors() == []
+
+
+def test_blocked_drain_is_shown_at_the_top(page: Page, tmp_path: Path) -> None:
+    args = ("examples/drain/cluster.yaml", "--drain", "node-a")
+    with pytest.MonkeyPatch.context() as mp:
+        result = run(mp, *args, "-o", "html")
+        doc = json.loads(run(mp, *args, "-o", "json").stdout)
+    assert result.exit_code == 2
+    _open(page, result.stdout, tmp_path / "blocked.html")
+    assert _above_nav(page, "#blocked")
+    blocked = [c for op in doc["whatif"]["operations"] for c in op["changes"]
+               if c["change"] in ("BlockedDrain", "Lost")]
+    assert blocked
+    title = page.evaluate("document.getElementById('blocked-title').textContent")
+    assert title == f"Drain blocked: {len(blocked)} pod(s)"
+    rows = page.evaluate("[...document.querySelectorAll('#blocked tr[data-blocked]')]"
+                         ".map(tr => [tr.dataset.blocked, tr.cells[1].textContent])")
+    assert rows == [[c["pod"], c["change"]] for c in blocked]
     assert page.errors() == []

@@ -58,13 +58,18 @@ def test_reason_groups_count_pods_and_drop_node_counts() -> None:
         Decision("ns/e", "Skipped", note='no profile has schedulerName "x"'),
     ]
     groups, ids = reason_groups(decisions)
+    # Most pods first, then most nodes rejected: memory (3 nodes) before the gates.
     assert groups == [
-        {"outcome": "Unschedulable", "reason": "Insufficient cpu", "count": 2},
-        {"outcome": "Gated", "reason": "waiting for scheduling gates: [g]", "count": 1},
-        {"outcome": "Skipped", "reason": 'no profile has schedulerName "x"', "count": 1},
-        {"outcome": "Unschedulable", "reason": "Insufficient memory", "count": 1},
+        {"outcome": "Unschedulable", "reason": "Insufficient cpu", "count": 2, "nodes": 7,
+         "pods": ["ns/a", "ns/b"]},
+        {"outcome": "Unschedulable", "reason": "Insufficient memory", "count": 1, "nodes": 3,
+         "pods": ["ns/b"]},
+        {"outcome": "Gated", "reason": "waiting for scheduling gates: [g]", "count": 1,
+         "nodes": 0, "pods": ["ns/c"]},
+        {"outcome": "Skipped", "reason": 'no profile has schedulerName "x"', "count": 1,
+         "nodes": 0, "pods": ["ns/e"]},
     ]
-    assert ids == {"ns/a": [0], "ns/b": [0, 3], "ns/c": [1], "ns/e": [2]}
+    assert ids == {"ns/a": [0], "ns/b": [0, 1], "ns/c": [2], "ns/e": [3]}
 
 
 def _attempt(**kw: Any) -> Attempt:

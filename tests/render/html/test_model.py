@@ -56,17 +56,44 @@ def test_node_rows_mark_received_evicted_added_and_removed_nodes() -> None:
     rows = {r["name"]: r for r in node_rows(before, after)}
     assert rows["a"] == {"name": "a", "zone": "z1", "alloc": [4000, 8 * GI, 110],
                          "before": [1500, GI, 2], "after": [1000, 0, 1],
-                         "received": 0, "evicted": 1}
+                         "received": 0, "evicted": 1, "unusable": ""}
     assert (rows["b"]["received"], rows["b"]["after"]) == (1, [1250, 256 << 20, 2])
     assert (rows["c"]["before"], rows["c"]["after"], rows["c"]["cordoned"]) == (
         [0, 0, 0], None, True)
     assert (rows["d"]["before"], rows["d"]["after"]) == (None, [0, 0, 0])
     zones = zone_summary(before, after)
-    assert [(z["zone"], z["nodes"], z["before"], z["after"]) for z in zones] == [
-        ("z1", 2, [1500, GI, 2], [1000, 0, 1]),
-        ("z2", 1, [250, 256 << 20, 1], [1250, 256 << 20, 2]),
-        ("", 1, [0, 0, 0], [0, 0, 0]),
+    # The cordoned node c is left out of its zone's totals, and counted as such.
+    assert [(z["zone"], z["nodes"], z["before"], z["after"], z["leftOut"]) for z in zones] == [
+        ("z1", 2, [1500, GI, 2], [1000, 0, 1], 0),
+        ("z2", 1, [250, 256 << 20, 1], [1250, 256 << 20, 2], 0),
+        ("", 0, [0, 0, 0], [0, 0, 0], 1),
     ]
+
+
+CONTROL_PLANE = {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
+
+
+@pytest.mark.parametrize(
+    ("taints", "tolerations", "unschedulable", "expected"),
+    [
+        ((), (), False, ""),
+        ((), (), True, "cordoned"),
+        ((CONTROL_PLANE,), (), False,
+         "taint node-role.kubernetes.io/control-plane:NoSchedule no pending pod tolerates"),
+        ((CONTROL_PLANE,), ({"key": "node-role.kubernetes.io/control-plane",
+                             "operator": "Exists"},), False, ""),
+        (({"key": "a", "value": "b", "effect": "NoExecute"},), (), False,
+         "taint a=b:NoExecute no pending pod tolerates"),
+        (({"key": "a", "value": "b", "effect": "PreferNoSchedule"},), (), False, ""),
+    ],
+)
+def test_nodes_pending_pods_cannot_use(
+    taints: tuple[dict[str, str], ...], tolerations: tuple[dict[str, str], ...],
+    unschedulable: bool, expected: str,
+) -> None:
+    node = make_node("n", taints=taints, unschedulable=unschedulable)
+    pending = make_pod("p", cpu="1", spec={"tolerations": list(tolerations)})
+    assert capture([node], [pending]).nodes[0].unusable == expected
 
 
 def test_owners_reach_the_pod_rows() -> None:

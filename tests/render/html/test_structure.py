@@ -60,7 +60,10 @@ def test_pods_are_the_plans(report: Reports) -> None:
 def test_reason_counts_add_up(report: Reports) -> None:
     data = page_data(report.html)
     shown = Shown(report.html)
-    assert [[r["outcome"], r["reason"], str(r["count"])] for r in data["reasons"]] == shown.reasons
+    assert [
+        [r["outcome"], r["reason"], str(r["count"]), str(r["nodes"]), ", ".join(r["pods"])]
+        for r in data["reasons"]
+    ] == shown.reasons
     unplaced = [
         p for p in report.doc["pods"] if p["outcome"] in ("Unschedulable", "Gated", "Skipped")
     ]
@@ -72,6 +75,7 @@ def test_reason_counts_add_up(report: Reports) -> None:
         for i in p.get("reasons", []):
             counts[i] += 1
     assert counts == [r["count"] for r in data["reasons"]]
+    assert counts == [len(r["pods"]) for r in data["reasons"]]
 
 
 def _expected_nodes(example: str, doc: dict[str, Any]) -> dict[str, dict[str, list[int]]]:
@@ -139,7 +143,7 @@ def test_zone_rows_show_the_sums(report: Reports) -> None:
                 f"({percent(before, alloc)} → {percent(after, alloc)})"
             )
         rows.append(cells)
-        members = [n for n in data["nodes"] if n["zone"] == z["zone"]]
+        members = [n for n in data["nodes"] if n["zone"] == z["zone"] and not n["unusable"]]
         assert z["nodes"] == len(members)
         assert z["after"] == [sum(n["after"][i] for n in members) for i in range(3)]
     assert shown.zones == rows

@@ -48,9 +48,15 @@
   podSearch.addEventListener("input", filterPods);
   podOutcome.addEventListener("change", filterPods);
   for (const tr of document.querySelectorAll("#reasons tr[data-reason]")) {
-    tr.addEventListener("click", () => { podFilters.reason = Number(tr.dataset.reason); filterPods(); });
+    tr.addEventListener("click", (e) => {
+      podFilters.reason = Number(tr.dataset.reason); filterPods(); showTab("pods");
+      const link = e.target.closest("[data-pod-link]");
+      if (link) { pods.showRow((p) => p.pod === link.dataset.podLink); openStory(link.dataset.podLink); }
+    });
   }
-  pods.setRows(data.pods);
+  // Pods left without a node first, each group in decision order.
+  const unplaced = (p) => (p.reasons ? 0 : 1);
+  pods.setRows(data.pods.map((p, i) => [p, i]).sort((a, b) => unplaced(a[0]) - unplaced(b[0]) || a[1] - b[1]).map((x) => x[0]));
 
   // --- one pod's story ---------------------------------------------------------------
   const panel = document.getElementById("story");
