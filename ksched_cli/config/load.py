@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,11 @@ from .model import API_VERSION, KIND, ConfigV1, ProfileV1, decode
 from .problems import ERROR, WARNING, Problem, child, plain
 from .types import Profile, SchedulerConfig
 from .validation import validate
-from .validation_args import INIT_VALIDATORS, validate_coscheduling_v032
+from .validation_args import (
+    INIT_VALIDATORS,
+    validate_coscheduling_v032,
+    validate_node_resources_fit,
+)
 
 if TYPE_CHECKING:
     from .schema import SchemaIssue
@@ -194,6 +199,8 @@ def _init_checks(profile: ProfileV1, built: BuiltProfile) -> list[Problem]:
         check = INIT_VALIDATORS.get(config.name)
         if config.name == "Coscheduling" and profile.features.coscheduling_args_validation:
             check = validate_coscheduling_v032  # scheduler-plugins v0.32.7's New
+        if config.name == "NodeResourcesFit" and profile.features.validation_messages_v134:
+            check = partial(validate_node_resources_fit, short_shape_message=True)
         if check and config.origin and config.args is not None and config.name in built.needed:
             problems += check(child(config.origin, "args"), config.args)
     return problems

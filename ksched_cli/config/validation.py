@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..versions.features import Features
@@ -10,7 +11,11 @@ from .extenders import validate_extenders
 from .godur import format_duration, parse_duration
 from .model import API_VERSION, MULTI_POINT, ConfigV1, PluginSet, ProfileV1
 from .problems import GoRepr, Problem, child, duplicate, go_value, invalid, required, warning
-from .validation_args import CONFIG_VALIDATORS, validate_dynamic_resources
+from .validation_args import (
+    CONFIG_VALIDATORS,
+    validate_dynamic_resources,
+    validate_volume_binding,
+)
 
 
 def _client_connection(cc: dict[str, Any]) -> list[Problem]:
@@ -74,6 +79,8 @@ def _plugin_config(profile: ProfileV1) -> list[Problem]:
         validate = CONFIG_VALIDATORS.get(config.name)
         if config.name == "DynamicResources" and profile.features.dra_in_default_profile:
             validate = validate_dynamic_resources  # DynamicResourcesArgs exist from v1.34
+        if config.name == "VolumeBinding" and profile.features.storage_capacity_scoring_gate:
+            validate = partial(validate_volume_binding, gate="StorageCapacityScoring")
         if validate is not None and config.args is not None:
             problems += validate(child(config.origin, "args"), config.args)
         problems += _ignored_args(config.name, config.args, config.origin, profile.features)
@@ -178,6 +185,11 @@ def _args_of(profile: ProfileV1, name: str) -> dict[str, Any] | None:
     return entry.args if entry else None
 
 
+def _same_queue_sort(features: Features) -> str:
+    detail = "must be the same for all profiles"
+    return detail if features.validation_messages_v134 else "queueSort " + detail
+
+
 def validate_common_queue_sort(profiles: list[ProfileV1]) -> tuple[list[Problem], set[int]]:
     """validateCommonQueueSort; also returns the profiles it complained about."""
     problems: list[Problem] = []
@@ -196,7 +208,7 @@ def validate_common_queue_sort(profiles: list[ProfileV1]) -> tuple[list[Problem]
         current = profile.plugin_set("queueSort")
         if not _same_set(canon, current):
             path = child(profile.path, "plugins", "queueSort")
-            detail = "queueSort must be the same for all profiles"
+            detail = _same_queue_sort(first.features)
             problems.append(invalid(path, _plugin_set_repr(current), detail))
             flagged.add(i)
         for config in profile.plugin_config:
@@ -206,7 +218,7 @@ def validate_common_queue_sort(profiles: list[ProfileV1]) -> tuple[list[Problem]
                 at = child(config.origin, "args") if config.origin else path
                 shown = _args_repr(f"{name}Args", config.args or {})
                 problems.append(
-                    invalid(path, shown, "queueSort must be the same for all profiles", at)
+                    invalid(path, shown, _same_queue_sort(first.features), at)
                 )
                 flagged.add(i)
     return problems, flagged

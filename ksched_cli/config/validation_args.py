@@ -124,8 +124,9 @@ def _shape_repr(shape: list[dict[str, Any]]) -> GoRepr:
 
 
 def validate_function_shape(
-    path: str, shape: list[dict[str, Any]], at: str | None = None
+    path: str, shape: list[dict[str, Any]], at: str | None = None, short_message: bool = False
 ) -> list[Problem]:
+    """validateFunctionShape; ``short_message``: v1.34's wording."""
     at = at or path
     if not shape:
         return [required(path, "at least one point must be specified", at)]
@@ -133,7 +134,9 @@ def validate_function_shape(
     points = [(p.get("utilization") or 0, p.get("score") or 0) for p in shape]
     for i in range(1, len(points)):
         if points[i - 1][0] >= points[i][0]:
-            detail = "utilization values must be sorted in increasing order"
+            detail = "values must be sorted in increasing order"
+            if not short_message:
+                detail = "utilization " + detail
             problems.append(
                 invalid(
                     child(path, i, "utilization"), points[i][0], detail, child(at, i, "utilization")
@@ -202,22 +205,26 @@ def validate_balanced_allocation(base: str, args: dict[str, Any]) -> list[Proble
     return problems + resource_name_warnings(path, args["resources"])
 
 
-def validate_volume_binding(base: str, args: dict[str, Any]) -> list[Problem]:
+def validate_volume_binding(
+    base: str, args: dict[str, Any], gate: str = "VolumeCapacityPriority"
+) -> list[Problem]:
+    """ValidateVolumeBindingArgs; ``gate``: the scoring gate the shape error names (v1.33
+    renamed it StorageCapacityScoring; off by default in every release replayed)."""
     problems = []
     timeout = args["bindTimeoutSeconds"]
     if timeout < 0:
         detail = "invalid BindTimeoutSeconds, should not be a negative value"
         problems.append(invalid(child(base, "bindTimeoutSeconds"), timeout, detail))
     shape = args.get("shape")
-    if shape is not None:  # VolumeCapacityPriority is off in v1.30
-        detail = (
-            "unexpected field `shape`, remove it or turn on the feature gate VolumeCapacityPriority"
-        )
+    if shape is not None:
+        detail = f"unexpected field `shape`, remove it or turn on the feature gate {gate}"
         problems.append(invalid(child(base, "shape"), _shape_repr(shape), detail))
     return problems
 
 
-def validate_node_resources_fit(base: str, args: dict[str, Any]) -> list[Problem]:
+def validate_node_resources_fit(
+    base: str, args: dict[str, Any], short_shape_message: bool = False
+) -> list[Problem]:
     problems: list[Problem] = []
     for i, name in enumerate(args.get("ignoredResources") or []):
         problems += validate_label_name(name, child(base, "ignoredResources", i))
@@ -238,7 +245,9 @@ def validate_node_resources_fit(base: str, args: dict[str, Any]) -> list[Problem
     if ratio is not None:
         # v1.30 reports this at scoringStrategy.shape, skipping requestedToCapacityRatio.
         at = child(path, "requestedToCapacityRatio", "shape")
-        problems += validate_function_shape(child(path, "shape"), ratio.get("shape") or [], at)
+        problems += validate_function_shape(
+            child(path, "shape"), ratio.get("shape") or [], at, short_shape_message
+        )
     return problems + resource_name_warnings(child(path, "resources"), strategy["resources"])
 
 

@@ -181,7 +181,10 @@ class Framework:
                     with_nodes.append(pl.name)
                 result = res if result is None else result.merge(res)
                 if result is not None and result.node_names is not None and not result.node_names:
-                    return _named(result, with_nodes), _disjoint_pre_filter_results(with_nodes)
+                    names = with_nodes
+                    if self.features.sorted_pre_filter_plugins:
+                        names = sorted(with_nodes)  # v1.31+: sets.List
+                    return _named(result, with_nodes), _disjoint_pre_filter_results(names)
             return _named(result, with_nodes), returned
         finally:
             state.skip_filter_plugins = skip

@@ -49,6 +49,12 @@ class Features:
         "a v1 configuration naming AzureDiskLimits, CinderLimits, EBSLimits or GCEPDLimits in "
         "an extension point's enabled list or in pluginConfig is invalid",
     )
+    sorted_pre_filter_plugins: bool = _switch(
+        "1.31",
+        f"{SRC_131}: framework/runtime/framework.go RunPreFilterPlugins (sets.List)",
+        "`node(s) didn't satisfy plugin(s) [..] simultaneously` names the plugins sorted, not "
+        "in the order they ran",
+    )
     absent_nodes_status: bool = _switch(
         "1.32",
         f"{SRC_132}: schedule_one.go findNodesThatFitPod, framework/types.go FitError",
@@ -114,6 +120,12 @@ class Features:
             "what": "the in-tree volume-limit plugins exist (off: a config naming them fails)",
         },
     )
+    storage_capacity_scoring_gate: bool = _switch(
+        "1.33",
+        f"{SRC_133}: apis/config/validation/validation_pluginargs.go ValidateVolumeBindingArgs",
+        "VolumeBinding's `shape` error names the StorageCapacityScoring gate (was "
+        "VolumeCapacityPriority); the gate stays off",
+    )
     pv_affinity_message_v2: bool = _switch(
         "1.33",
         f"{SRC_133}: volumebinding/binder.go ErrReasonNodeConflict",
@@ -171,6 +183,13 @@ class Features:
         "and Filter",
         "a request larger than the node's whole allocatable makes NodeResourcesFit's status "
         "UnschedulableAndUnresolvable, so preemption leaves the node out",
+    )
+    validation_messages_v134: bool = _switch(
+        "1.34",
+        f"{SRC_134}: apis/config/validation/validation.go validateCommonQueueSort, "
+        "validation_pluginargs.go validateFunctionShape",
+        "`must be the same for all profiles` (was `queueSort must be ...`) and `values must be "
+        "sorted in increasing order` (was `utilization values ...`)",
     )
     rwop_message_v2: bool = _switch(
         "1.34",
