@@ -127,8 +127,9 @@ def _render(result: DiffResult, output: str) -> str:
                    "becomes unschedulable or preempted.")
 @click.option("--extender-mode", "extender_mode", default="call", show_default=True,
               metavar="call|skip|stub=FILE", callback=validate_mode, help=MODE_HELP)
-@click.option("--record-extenders", "record_extenders", type=click.Path(dir_okay=False),
-              metavar="FILE", help="Write every extender request and reply of both plans to FILE.")
+@click.option("--record-extenders", "record_extenders",
+              metavar="FILE", help="Write every extender request and reply of both plans "
+                                   "to FILE (- for standard output).")
 @click.option("--kubernetes-version", "kubernetes_version", metavar="VERSION",
               help=f"{VERSION_HELP} Both sides.")
 @click.option("--base-version", "base_version", metavar="VERSION",

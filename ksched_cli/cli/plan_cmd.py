@@ -102,7 +102,8 @@ class _PlanCommand(ExitOneCommand, OperationsCommand):
     "record_extenders",
     metavar="FILE",
     default=None,
-    help="Write every extender request and reply to FILE (a stub for --extender-mode).",
+    help="Write every extender request and reply to FILE (a stub for --extender-mode; "
+    "- for standard output, after the plan).",
 )
 @kubernetes_version_option()
 @operation_options
