@@ -36,6 +36,8 @@ from yaml.events import (
 )
 from yaml.nodes import ScalarNode
 
+from ..yamlio import locate_scalar, number_too_long
+
 _Parser: Any
 try:
     from yaml._yaml import CParser as _Parser
@@ -59,6 +61,14 @@ class TooDeep(Exception):
         super().__init__(message or f"nested more than {MAX_DEPTH} levels deep")
         self.line = line
         self.column = column
+
+
+class NumberTooLong(TooDeep):
+    """An integer literal past Python's conversion limit (see yamlio.number_too_long)."""
+
+    def __init__(self, value: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(line, column, number_too_long(value))
+        self.value = value
 
 
 class Duplicate(NamedTuple):
@@ -102,7 +112,10 @@ class _Scalars:
         build = self._constructor.yaml_constructors.get(tag)
         if build is None or tag.endswith((":merge", ":value", ":yaml")):
             raise Unsupported(tag)
-        return build(self._constructor, ScalarNode(tag, value))
+        try:
+            return build(self._constructor, ScalarNode(tag, value))
+        except ValueError:  # int() past sys.get_int_max_str_digits()
+            raise NumberTooLong(value) from None
 
 
 def available() -> bool:
@@ -121,6 +134,8 @@ def load_all(text: str, duplicates: list[Duplicate] | None = None) -> list[Any]:
         return _build(parser.get_event, _Scalars(), [] if duplicates is None else duplicates)
     except yaml.YAMLError as exc:
         raise as_too_deep(exc) or exc from None
+    except NumberTooLong as exc:
+        raise NumberTooLong(exc.value, *locate_scalar(text, exc.value)) from None
     finally:
         parser.dispose()
 

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from .. import KUBE_SCHEDULER_VERSION
 from ..api.fields import Raw, type_name
 from ..api.pod import Pod
-from ..api.pod_level import drop_disabled
+from ..api.pod_level import TEMPLATE_SPEC_PATHS, drop_disabled
 from ..api.resize import drop_disabled as drop_resize
 from ..engine.cluster import Cluster
 from ..errors import KschedError, Location, ObjectError
@@ -366,9 +366,27 @@ class _Builder:
             return  # nothing to sync and no owner to name: skip importing the controllers
         # Imported here: the controllers use this package's admission module.
         from ..controllers import reconcile
+        from ..controllers.reconcile import TemplateRefused
 
-        result = reconcile(self.cluster)
+        try:
+            result = reconcile(self.cluster)
+        except TemplateRefused as exc:
+            raise self._template_error(exc.workload.kind, exc.workload.namespace,
+                                       exc.workload.name, exc) from None
         self.warnings += result.notes
+
+    def _template_error(
+        self, kind: str, namespace: str, name: str, exc: ObjectError
+    ) -> KschedError:
+        """A template's pod refused at admission, at the workload's template field."""
+        spec = KINDS[kind]
+        key = f"{namespace}/{name}" if spec.namespaced else name
+        field = ".".join(TEMPLATE_SPEC_PATHS[kind][:-1]) + "." + exc.field
+        what = f"{kind} {key}"
+        origin = self._seen[kind].get(key)
+        if origin is None:  # a Job its CronJob created: not in any file
+            return KschedError(exc.message, None, f"{what}: {field}")
+        return self._error(origin, what, field, exc.message)
 
 
 # Cluster lists the controllers sync (controllers/registry.py; a test keeps them equal).
