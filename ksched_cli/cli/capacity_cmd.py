@@ -31,8 +31,9 @@ class _CapacityCommand(ExitOneCommand, OperationsCommand):
 
 @click.command("capacity", cls=_CapacityCommand,
                short_help="How many more copies of a pod fit, and what stops the next one.")
-@click.argument("pod_file", metavar="WORKLOAD_OR_POD_FILE", type=click.Path())
-@click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="PATH...")
+@click.argument("pod_file", metavar="WORKLOAD_OR_POD_FILE", type=click.Path(readable=False))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False),
+                metavar="PATH...")
 @click.option("--config", "-c", "config", default="default", show_default=True,
               help="KubeSchedulerConfiguration file, or a built-in profile name.")
 @click.option("--max", "limit", type=click.IntRange(min=0), default=None, metavar="N",

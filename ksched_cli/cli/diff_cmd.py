@@ -102,7 +102,7 @@ def _render(result: DiffResult, output: str) -> str:
 
 
 @click.command("diff", cls=_DiffCommand, short_help="What a profile change does to placements.")
-@click.argument("paths", nargs=-1, type=click.Path(), metavar="[PATH]...")
+@click.argument("paths", nargs=-1, type=click.Path(readable=False), metavar="[PATH]...")
 @click.option("--base", metavar="FILE|PROFILE",
               help="The current configuration (a file or a built-in profile name); "
                    "give --head too.  [default: --config, else default]")
@@ -112,9 +112,9 @@ def _render(result: DiffResult, output: str) -> str:
 @click.option("--config", "-c", "config", metavar="FILE|PROFILE",
               help="One configuration for both sides, to compare two manifest sets. "
                    "[default: default]")
-@click.option("--base-manifests", multiple=True, type=click.Path(), metavar="PATH",
+@click.option("--base-manifests", multiple=True, type=click.Path(readable=False), metavar="PATH",
               help="Manifests of the base side (repeatable); default PATH...")
-@click.option("--head-manifests", multiple=True, type=click.Path(), metavar="PATH",
+@click.option("--head-manifests", multiple=True, type=click.Path(readable=False), metavar="PATH",
               help="Manifests of the head side (repeatable); default PATH...")
 @click.option("-o", "--output",
               type=click.Choice(["table", "wide", "json", "yaml", "markdown", "html"]),

@@ -41,7 +41,7 @@ class _PlanCommand(ExitOneCommand, OperationsCommand):
 
 
 @click.command("plan", cls=_PlanCommand)
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False))
 @click.option(
     "--config",
     "-c",

@@ -25,8 +25,9 @@ from .version_opts import kubernetes_version_option
 
 @click.command("simulate", cls=ExitOneCommand,
                short_help="Replay a timed scenario of cluster changes.")
-@click.argument("scenario_file", metavar="SCENARIO.yaml", type=click.Path())
-@click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="PATH...")
+@click.argument("scenario_file", metavar="SCENARIO.yaml", type=click.Path(readable=False))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False),
+                metavar="PATH...")
 @click.option("--config", "-c", "config", default="default", show_default=True,
               help="KubeSchedulerConfiguration file, or a built-in profile name.")
 @click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "html"]),

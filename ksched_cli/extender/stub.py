@@ -61,12 +61,31 @@ def load_stub(path: str) -> Entries:
         too_deep = True
     if too_deep:
         message = f"extender stub: JSON nested deeper than {MAX_DEPTH} levels"
-        raise KschedError(message, Location(path))
+        raise KschedError(message, Location(path, *_too_deep_at(text, MAX_DEPTH)))
     problem = _shape_problem(data)
     if problem is not None:
         keys, message = problem
         raise KschedError(f"extender stub: {message}", _locate(path, text, keys))
     return data  # type: ignore[no-any-return]
+
+
+def _too_deep_at(text: str, limit: int) -> tuple[int, int]:
+    """1-based line and column of the bracket that opens level ``limit + 1`` of JSON text."""
+    depth, in_string, escaped, line, start = 0, False, False, 1, 0
+    for offset, ch in enumerate(text):
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch == "\n":
+            line, start = line + 1, offset + 1
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return line, offset - start + 1
+        elif ch in "]}":
+            depth -= 1
+    return 1, 1
 
 
 def _shape_problem(data: Any) -> tuple[list[str | int], str] | None:
