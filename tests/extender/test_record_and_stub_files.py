@@ -245,7 +245,7 @@ def test_a_stub_nested_too_deeply(tmp_path: Path) -> None:
     result = _run(*PLAN, "--extender-mode", f"stub={path}")
     assert (result.exit_code, result.stderr) == (
         1,
-        f"{path}: error: extender stub: JSON nested deeper than 500 levels\n",
+        f"{path}:1:526: error: extender stub: JSON nested deeper than 500 levels\n",
     )
 
 
