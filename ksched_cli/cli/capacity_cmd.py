@@ -11,7 +11,7 @@ import yaml
 from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
-from ..errors import KschedError
+from ..errors import KschedError, printable_text
 from ..manifests.loader import load_cluster
 from ..render.capacity import capacity_document, render_capacity
 from ..versions.releases import Release
@@ -87,7 +87,7 @@ def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | No
     elif output == "yaml":
         click.echo(yaml.safe_dump(capacity_document(result), sort_keys=False), nl=False)
     else:
-        click.echo(render_capacity(result), nl=False)
+        click.echo(printable_text(render_capacity(result)), nl=False)
 
 
 class _HtmlPage:

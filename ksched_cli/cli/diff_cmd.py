@@ -12,7 +12,7 @@ import yaml
 
 from ..diff.model import FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE, DiffResult
 from ..diff.run import ExtenderUse, SideInput, run_diff
-from ..errors import KschedError
+from ..errors import KschedError, printable, printable_text
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
@@ -97,8 +97,8 @@ def _render(result: DiffResult, output: str) -> str:
     if output == "markdown":
         prefix = f"```\n{head}```\n\n" if head else ""
         # The what-if block counts against the comment's size cap.
-        return prefix + render_diff_markdown(result, reserved=len(prefix))
-    return head + render_diff_table(result, wide=output == "wide")
+        return printable_text(prefix + render_diff_markdown(result, reserved=len(prefix)))
+    return printable_text(head + render_diff_table(result, wide=output == "wide"))
 
 
 @click.command("diff", cls=_DiffCommand, short_help="What a profile change does to placements.")
@@ -186,7 +186,7 @@ def diff(
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(printable(f"warning: {warning}"), err=True)
     html = output == "html"
     text = _html(result) if html else _render(result, output)
     # Line by line: a reader that stops early (`| head`) shows as soon as it closes the pipe.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO, cast
 
 import click
 
@@ -13,7 +13,7 @@ from ..config.types import SchedulerConfig
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
-from ..errors import KschedError
+from ..errors import KschedError, PrintableWriter, printable
 from ..manifests.loader import LoadResult
 from ..render.text_plan import DEFAULT_TOP
 from ..versions.releases import Release
@@ -175,7 +175,7 @@ def plan(
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
         loaded.warnings.append(ext.notice)
     for warning in loaded.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(printable(f"warning: {warning}"), err=True)
     running = {p.key: p.node_name for p in loaded.cluster.pods if p.node_name}
     shown = chosen.shown(loaded.cluster.pods)
     structured = output in ("json", "yaml")
@@ -206,7 +206,7 @@ def plan(
             result = _run_or_exit(engine, ext)
         extra = _finish_whatif(whatif, loaded.cluster, result) if whatif is not None else None
         for warning in result.warnings:  # extender failures skipped during the plan
-            click.echo(f"warning: {warning}", err=True)
+            click.echo(printable(f"warning: {warning}"), err=True)
         result.warnings.extend(loaded.warnings)
         if doc is not None:
             doc.finish(result, sys.stdout, extra)
@@ -231,13 +231,14 @@ def _record_level(output: str, explain: bool, explain_pod: tuple[str, ...]) -> s
 def _write_text(
     writer: TextPlanWriter, ext: ExtenderSetup, whatif: tuple[WhatIfReport, list[str]] | None
 ) -> None:
+    out = cast(TextIO, PrintableWriter(sys.stdout))  # text: line breaks only, nothing raw
     if ext.notice:
-        sys.stdout.write(f"WARNING: {ext.notice}\n")
+        out.write(f"WARNING: {ext.notice}\n")
     if whatif is not None:
         from ..render.whatif_text import render_whatif
 
-        sys.stdout.write(render_whatif(whatif[0]))
-    writer.finish(sys.stdout)
+        out.write(render_whatif(whatif[0]))
+    writer.finish(out)
 
 
 def _exit_code(

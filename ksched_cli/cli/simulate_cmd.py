@@ -11,7 +11,7 @@ import yaml
 from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
-from ..errors import KschedError
+from ..errors import KschedError, printable_text
 from ..manifests.loader import load_cluster
 from ..render.timeline import render_timeline, timeline_document
 from ..versions.releases import Release
@@ -77,7 +77,7 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
     elif output == "yaml":
         click.echo(yaml.safe_dump(timeline_document(timeline), sort_keys=False), nl=False)
     else:
-        click.echo(render_timeline(timeline), nl=False)
+        click.echo(printable_text(render_timeline(timeline)), nl=False)
     # As for plan: pods for schedulers no profile serves (Skipped) are not a failure.
     failed = any(d.outcome in ("Unschedulable", "Gated") for d in timeline.plan.decisions)
     sys.exit(2 if failed else 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.records import Attempt
+from ..errors import printable
 from ..whatif.simulate import Timeline, TimelineEntry
 from .document import API_VERSION, plan_document
 from .table import render_table
@@ -31,7 +32,7 @@ def _entry_lines(entry: TimelineEntry) -> list[str]:
     if entry.attempts:
         lines.append("  decisions:")
         lines.extend(_attempt_line(a) for a in entry.attempts)
-    return lines
+    return [printable(line) for line in lines]  # each a line: breaks inside reasons escaped
 
 
 def render_timeline(timeline: Timeline) -> str:
