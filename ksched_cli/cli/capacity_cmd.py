@@ -12,6 +12,7 @@ from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
 from ..errors import KschedError, printable_text
+from ..limits import CAPACITY_MAX_PODS, POD_ENV
 from ..manifests.loader import load_cluster
 from ..render.capacity import capacity_document, render_capacity
 from ..versions.releases import Release
@@ -19,6 +20,7 @@ from ..whatif.apply import apply_operations
 from ..whatif.capacity import CapacityResult, count_capacity
 from ..whatif.model import WhatIfReport
 from ..whatif.template import read_template
+from .limit_opts import limit_options_with
 from .progress import progress_line
 from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
@@ -43,6 +45,11 @@ class _CapacityCommand(ExitOneCommand, OperationsCommand):
               help="Output format (html: a self-contained report, docs/html-report.md).")
 @kubernetes_version_option()
 @operation_options
+@limit_options_with(
+    CAPACITY_MAX_PODS,
+    "Stop with an error before creating more than N pods: the copies counted, workload "
+    f"replicas, --scale (env {POD_ENV}; every copy is a scheduling cycle).",
+)
 def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | None,
              output: str, kubernetes_version: Release) -> None:
     """Count how many more copies of the pod in WORKLOAD_OR_POD_FILE (a Pod, or a

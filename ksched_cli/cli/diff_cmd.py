@@ -20,6 +20,7 @@ from ..render.whatif_document import whatif_document
 from ..render.whatif_text import render_whatif
 from ..versions.releases import Release
 from .extender_opts import MODE_HELP, finish, setup, validate_mode
+from .limit_opts import limit_options
 from .progress import progress_line
 from .usage import ExitOneCommand, UsageError
 from .version_opts import VERSION_HELP, resolve_kubernetes_version
@@ -137,6 +138,7 @@ def _render(result: DiffResult, output: str) -> str:
 @click.option("--head-version", "head_version", metavar="VERSION",
               help="kube-scheduler release of the head side (an upgrade diff).")
 @operation_options
+@limit_options
 def diff(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...], output: str, fail_on: str,

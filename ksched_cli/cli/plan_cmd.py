@@ -18,6 +18,7 @@ from ..manifests.loader import LoadResult
 from ..render.text_plan import DEFAULT_TOP
 from ..versions.releases import Release
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
+from .limit_opts import limit_options
 from .plan_inputs import load_or_exit
 from .plan_output import check_combination, selection_or_exit, show_options, text_writer
 from .progress import progress_line
@@ -107,6 +108,7 @@ class _PlanCommand(ExitOneCommand, OperationsCommand):
 )
 @kubernetes_version_option()
 @operation_options
+@limit_options
 def plan(
     paths: tuple[str, ...],
     config: str,

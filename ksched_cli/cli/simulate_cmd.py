@@ -18,6 +18,7 @@ from ..versions.releases import Release
 from ..whatif.scenario import load_scenario
 from ..whatif.simulate import Timeline
 from ..whatif.simulate import simulate as run_scenario
+from .limit_opts import limit_options
 from .progress import progress_line
 from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
@@ -34,6 +35,7 @@ from .version_opts import kubernetes_version_option
               default="table", show_default=True,
               help="Output format (html: a self-contained report with every pod's story).")
 @kubernetes_version_option()
+@limit_options
 def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: str,
              kubernetes_version: Release) -> None:
     """Replay SCENARIO.yaml on the cluster of PATH...: each step (drain, removeNode,

@@ -54,6 +54,9 @@ class Cluster:
     # The Kubernetes release whose API schemas checked the objects (--kubernetes-version);
     # objects a what-if step creates later are checked against the same release.
     kubernetes_version: str = KUBE_SCHEDULER_VERSION
+    # Pods and nodes this run created (controllers, what-if steps), held to ksched_cli.limits.
+    created_pods: int = 0
+    created_nodes: int = 0
 
     def namespace_labels(self, namespace: str) -> dict[str, str]:
         """A Namespace object's labels; a namespace not in the input has only its name label."""
