@@ -18,6 +18,7 @@ import yaml
 
 from . import readers
 from .errors import KschedError, Location
+from .gotyping import GO_BOOLEANS, NullKey, go_keys
 
 _BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -47,6 +48,17 @@ class _Loader(_BASE_LOADER):  # type: ignore[misc]
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _bounded_int)
 
+
+def _go_bool(loader: Any, node: Any) -> Any:
+    if node.value in GO_BOOLEANS:
+        return GO_BOOLEANS[node.value]
+    return yaml.constructor.SafeConstructor.construct_yaml_bool(loader, node)
+
+
+# go-yaml v2 (YAML 1.1, as kubectl and kube-scheduler read YAML) takes y/Y/n/N as booleans.
+_Loader.add_constructor("tag:yaml.org,2002:bool", _go_bool)
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN"))
+
 # PyYAML's C loader when it is built in (every reader of plain data uses it).
 FAST_LOADER: Any = _Loader
 
@@ -63,7 +75,9 @@ def load_documents(path: Path, text: str | None = None) -> list[Any]:
     """Every document of a YAML or JSON file, as plain Python values (fast path)."""
     text = read_text(path) if text is None else text
     try:
-        return [d for d in yaml.load_all(text, Loader=FAST_LOADER)]
+        return [go_keys(d) for d in yaml.load_all(text, Loader=FAST_LOADER)]
+    except NullKey as exc:
+        raise KschedError(f"invalid YAML: {exc}", Location(str(path))) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(str(path), mark.line + 1, mark.column + 1) if mark else Location(str(path))

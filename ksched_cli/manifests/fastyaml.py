@@ -36,6 +36,7 @@ from yaml.events import (
 )
 from yaml.nodes import ScalarNode
 
+from ..gotyping import GO_BOOLEANS, go_key
 from ..yamlio import locate_scalar, number_too_long
 
 _Parser: Any
@@ -106,6 +107,8 @@ class _Scalars:
         return cached
 
     def _construct(self, value: str) -> Any:
+        if value in GO_BOOLEANS:  # YAML 1.1 as go-yaml v2 reads it (kubectl), not PyYAML
+            return GO_BOOLEANS[value]
         tag = self._resolver.resolve(ScalarNode, value, (True, False))
         if tag == STR_TAG:
             return value
@@ -226,6 +229,10 @@ def _build(get_event: Any, scalars: _Scalars, duplicates: list[Duplicate]) -> li
             elif keys[-1] is _MISSING:
                 if cls is not ScalarEvent:
                     raise Unsupported("complex key")
+                if type(value) is not str:  # a JSON key, as sigs.k8s.io/yaml makes it
+                    if value is None:
+                        raise Unsupported("null key")  # the standard loader reports it
+                    value = go_key(value)
                 if value in top:
                     duplicates.append(_duplicate(documents, stack, value, event))
                 keys[-1] = value
