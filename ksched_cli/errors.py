@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TextIO
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,28 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def printable_text(text: str) -> str:
+    """Text output: line breaks kept, every other non-printable character escaped as
+    ``printable`` escapes it (ESC, CR, BEL and the rest never reach a terminal)."""
+    if text.isprintable():
+        return text
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
+class PrintableWriter:
+    """A text stream's ``write`` through ``printable_text``: what a text renderer writes
+    reaches the terminal with its line breaks only."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def write(self, text: str) -> int:
+        return self.out.write(printable_text(text))
+
+    def flush(self) -> None:
+        self.out.flush()
 
 
 def _escape(ch: str) -> str:

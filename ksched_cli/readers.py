@@ -75,6 +75,38 @@ def read_bytes(path: Path) -> bytes:
     return data
 
 
+class Unreadable(Exception):
+    """A file that is not read: not a regular file, or over its limit; ``str`` says why."""
+
+
+def refusal(mode: int, size: int, limit: int, limit_text: str, what: str) -> str | None:
+    """Why a file of ``mode`` and ``size`` is not read, or None."""
+    if not stat.S_ISREG(mode):
+        return f"not a regular file ({file_type(mode)})"
+    if size > limit:
+        return f"larger than the {limit_text} limit for {what} ({_size_text(size)})"
+    return None
+
+
+def read_bounded(path: str, limit: int, limit_text: str, what: str) -> bytes:
+    """A regular file's bytes, at most ``limit``; OSError as ``open`` raises it, Unreadable
+    for anything else (checked on the open descriptor, so a FIFO never blocks)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        info = os.fstat(fd)
+        problem = refusal(info.st_mode, info.st_size, limit, limit_text, what)
+        if problem:
+            raise Unreadable(problem)
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:  # grew while being read
+        raise Unreadable(f"larger than the {limit_text} limit for {what}")
+    return data
+
+
 def read_stream(stream: BinaryIO, name: str = STDIN_NAME) -> bytes:
     """At most ``MAX_INPUT_BYTES`` of a stream such as standard input, read in chunks."""
     chunks: list[bytes] = []

@@ -8,6 +8,8 @@ imported only then (and for configuration files), not on a plan's fast path.
 
 from __future__ import annotations
 
+import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,9 +18,49 @@ import yaml
 
 from . import readers
 from .errors import KschedError, Location
+from .gotyping import GO_BOOLEANS, NullKey, go_keys
+
+_BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def number_too_long(value: str) -> str:
+    """Why an integer literal past Python's conversion limit is refused (its conversion
+    would take time quadratic in its length; no Kubernetes field holds one)."""
+    digits = sum(ch.isdigit() for ch in value)
+    return (
+        f"an integer of {digits} digits: ksched reads at most "
+        f"{sys.get_int_max_str_digits()} (no Kubernetes field holds more than 20)"
+    )
+
+
+def _bounded_int(loader: Any, node: Any) -> Any:
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+    except ValueError:
+        raise yaml.constructor.ConstructorError(
+            None, None, number_too_long(node.value), node.start_mark
+        ) from None
+
+
+class _Loader(_BASE_LOADER):  # type: ignore[misc]
+    """The safe loader, with an over-long integer a positioned YAML error."""
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _bounded_int)
+
+
+def _go_bool(loader: Any, node: Any) -> Any:
+    if node.value in GO_BOOLEANS:
+        return GO_BOOLEANS[node.value]
+    return yaml.constructor.SafeConstructor.construct_yaml_bool(loader, node)
+
+
+# go-yaml v2 (YAML 1.1, as kubectl and kube-scheduler read YAML) takes y/Y/n/N as booleans.
+_Loader.add_constructor("tag:yaml.org,2002:bool", _go_bool)
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN"))
 
 # PyYAML's C loader when it is built in (every reader of plain data uses it).
-FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+FAST_LOADER: Any = _Loader
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
@@ -33,7 +75,9 @@ def load_documents(path: Path, text: str | None = None) -> list[Any]:
     """Every document of a YAML or JSON file, as plain Python values (fast path)."""
     text = read_text(path) if text is None else text
     try:
-        return [d for d in yaml.load_all(text, Loader=FAST_LOADER)]
+        return [go_keys(d) for d in yaml.load_all(text, Loader=FAST_LOADER)]
+    except NullKey as exc:
+        raise KschedError(f"invalid YAML: {exc}", Location(str(path))) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(str(path), mark.line + 1, mark.column + 1) if mark else Location(str(path))
@@ -64,19 +108,54 @@ def load_positioned(path: Path, text: str | None = None) -> list[Any]:
         problem = exc.problem or exc.context or "invalid YAML"
         raise KschedError(f"invalid YAML: {problem}", loc) from None
     except Exception as exc:  # ruamel raises several unrelated types for bad input
-        raise KschedError(f"invalid YAML: {exc}", Location(str(path))) from None
+        message = str(exc)
+        where = Location(str(path))
+        value = _long_integer(text) if isinstance(exc, ValueError) else ""
+        if value:
+            message = number_too_long(value)
+            line, column = locate_scalar(text, value)
+            where = Location(str(path), line or None, column or None)
+        raise KschedError(f"invalid YAML: {message}", where) from None
+
+
+def _long_integer(text: str) -> str:
+    """The first run of digits longer than Python converts, if any."""
+    found = re.search(rf"[-+]?\d{{{sys.get_int_max_str_digits() + 1},}}", text)
+    return found[0] if found else ""
+
+
+def locate_scalar(text: str, value: str) -> tuple[int, int]:
+    """1-based position of the first scalar ``value`` in ``text`` ((0, 0) if none)."""
+    loader: Any = yaml.SafeLoader(text)
+    try:
+        while (event := loader.get_event()) is not None:
+            if isinstance(event, yaml.ScalarEvent) and event.value == value:
+                mark = event.start_mark
+                return (mark.line + 1, mark.column + 1) if mark else (0, 0)
+    except yaml.YAMLError:
+        pass
+    finally:
+        loader.dispose()
+    return 0, 0
+
+
+_PART = re.compile(r"(?P<name>.*?)(?P<indexes>(?:\[[^\[\]]*\])*)")
+_INDEX = re.compile(r"\[([^\[\]]*)\]")
 
 
 def split_path(field: str) -> Iterator[str | int]:
-    """``spec.containers[0].resources`` -> 'spec', 'containers', 0, 'resources'."""
-    for part in field.replace("]", "").split("."):
-        if not part:
-            continue
-        name, *indexes = part.split("[")
+    """``spec.containers[0].resources`` -> 'spec', 'containers', 0, 'resources'.
+
+    A key that holds a bracket of its own (``x[r``) stays one name: only whole
+    trailing ``[...]`` groups are indexes (map keys when not digits).
+    """
+    for part in field.split("."):
+        match = _PART.fullmatch(part)
+        name, indexes = (match["name"], match["indexes"]) if match else (part, "")
         if name:
             yield name
-        for index in indexes:
-            yield int(index)
+        for index in _INDEX.findall(indexes):
+            yield int(index) if index.isdigit() and index.isascii() else index
 
 
 def position_of(node: Any, field: str) -> tuple[int, int] | None:

@@ -13,7 +13,8 @@ from ..api.pod import Pod
 from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
-from ..errors import KschedError
+from ..errors import KschedError, printable_text
+from ..limits import CAPACITY_MAX_PODS, POD_ENV
 from ..render.capacity import capacity_document, render_capacity
 from ..versions.releases import Release
 from ..whatif.apply import apply_operations
@@ -21,6 +22,7 @@ from ..whatif.capacity import CapacityResult, count_capacity
 from ..whatif.inputs import load_cluster
 from ..whatif.model import WhatIfReport
 from ..whatif.template import Pick, parse_pick, read_template
+from .limit_opts import limit_options_with
 from .progress import progress_line
 from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
@@ -33,8 +35,9 @@ class _CapacityCommand(ExitOneCommand, OperationsCommand):
 
 @click.command("capacity", cls=_CapacityCommand,
                short_help="How many more copies of a pod fit, and what stops the next one.")
-@click.argument("pod_file", metavar="WORKLOAD_OR_POD_FILE", type=click.Path())
-@click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="PATH...")
+@click.argument("pod_file", metavar="WORKLOAD_OR_POD_FILE", type=click.Path(readable=False))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False),
+                metavar="PATH...")
 @click.option("--config", "-c", "config", default="default", show_default=True,
               help="KubeSchedulerConfiguration file, or a built-in profile name.")
 @click.option("--max", "limit", type=click.IntRange(min=0), default=None, metavar="N",
@@ -51,6 +54,11 @@ class _CapacityCommand(ExitOneCommand, OperationsCommand):
               "apply -n).")
 @kubernetes_version_option()
 @operation_options
+@limit_options_with(
+    CAPACITY_MAX_PODS,
+    "Stop with an error before creating more than N pods: the copies counted, workload "
+    f"replicas, --scale (env {POD_ENV}; every copy is a scheduling cycle).",
+)
 def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | None,
              output: str, workload: str | None, namespace: str | None,
              kubernetes_version: Release) -> None:
@@ -103,7 +111,7 @@ def capacity(pod_file: str, paths: tuple[str, ...], config: str, limit: int | No
     elif output == "yaml":
         click.echo(yaml.safe_dump(capacity_document(result), sort_keys=False), nl=False)
     else:
-        click.echo(render_capacity(result), nl=False)
+        click.echo(printable_text(render_capacity(result)), nl=False)
 
 
 class _HtmlPage:

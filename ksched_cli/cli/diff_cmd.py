@@ -12,7 +12,7 @@ import yaml
 
 from ..diff.model import FAIL_ON_ANY, FAIL_ON_UNSCHEDULABLE, DiffResult
 from ..diff.run import ExtenderUse, SideInput, run_diff
-from ..errors import KschedError
+from ..errors import KschedError, printable, printable_text
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
@@ -20,6 +20,7 @@ from ..render.whatif_document import whatif_document
 from ..render.whatif_text import render_whatif
 from ..versions.releases import Release
 from .extender_opts import MODE_HELP, finish, setup, validate_mode
+from .limit_opts import limit_options
 from .progress import progress_line
 from .usage import ExitOneCommand, UsageError
 from .version_opts import VERSION_HELP, resolve_kubernetes_version
@@ -102,12 +103,12 @@ def _render(result: DiffResult, output: str) -> str:
     if output == "markdown":
         prefix = f"```\n{head}```\n\n" if head else ""
         # The what-if block counts against the comment's size cap.
-        return prefix + render_diff_markdown(result, reserved=len(prefix))
-    return head + render_diff_table(result, wide=output == "wide")
+        return printable_text(prefix + render_diff_markdown(result, reserved=len(prefix)))
+    return printable_text(head + render_diff_table(result, wide=output == "wide"))
 
 
 @click.command("diff", cls=_DiffCommand, short_help="What a profile change does to placements.")
-@click.argument("paths", nargs=-1, type=click.Path(), metavar="[PATH]...")
+@click.argument("paths", nargs=-1, type=click.Path(readable=False), metavar="[PATH]...")
 @click.option("--base", metavar="FILE|PROFILE",
               help="The current configuration (a file or a built-in profile name); "
                    "give --head too.  [default: --config, else default]")
@@ -117,9 +118,9 @@ def _render(result: DiffResult, output: str) -> str:
 @click.option("--config", "-c", "config", metavar="FILE|PROFILE",
               help="One configuration for both sides, to compare two manifest sets. "
                    "[default: default]")
-@click.option("--base-manifests", multiple=True, type=click.Path(), metavar="PATH",
+@click.option("--base-manifests", multiple=True, type=click.Path(readable=False), metavar="PATH",
               help="Manifests of the base side (repeatable); default PATH...")
-@click.option("--head-manifests", multiple=True, type=click.Path(), metavar="PATH",
+@click.option("--head-manifests", multiple=True, type=click.Path(readable=False), metavar="PATH",
               help="Manifests of the head side (repeatable); default PATH...")
 @click.option("-o", "--output",
               type=click.Choice(["table", "wide", "json", "yaml", "markdown", "html"]),
@@ -132,8 +133,9 @@ def _render(result: DiffResult, output: str) -> str:
                    "becomes unschedulable or preempted.")
 @click.option("--extender-mode", "extender_mode", default="call", show_default=True,
               metavar="call|skip|stub=FILE", callback=validate_mode, help=MODE_HELP)
-@click.option("--record-extenders", "record_extenders", type=click.Path(dir_okay=False),
-              metavar="FILE", help="Write every extender request and reply of both plans to FILE.")
+@click.option("--record-extenders", "record_extenders",
+              metavar="FILE", help="Write every extender request and reply of both plans "
+                                   "to FILE (- for standard output).")
 @click.option("--kubernetes-version", "kubernetes_version", metavar="VERSION",
               help=f"{VERSION_HELP} Both sides.")
 @click.option("--base-version", "base_version", metavar="VERSION",
@@ -142,6 +144,7 @@ def _render(result: DiffResult, output: str) -> str:
               help="kube-scheduler release of the head side (an upgrade diff).")
 @drain_timeout_option()
 @operation_options
+@limit_options
 def diff(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...], output: str, fail_on: str,
@@ -192,7 +195,7 @@ def diff(
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(printable(f"warning: {warning}"), err=True)
     html = output == "html"
     text = _html(result) if html else _render(result, output)
     # Line by line: a reader that stops early (`| head`) shows as soon as it closes the pipe.

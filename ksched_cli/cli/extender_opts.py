@@ -77,7 +77,9 @@ def setup(
     if record:
         from ..extender.stub import RecordingTransport, refuse_inputs
 
-        refuse_inputs(record, [*input_files(inputs), *([Path(stub)] if stub else [])])
+        directories = [Path(text) for text in inputs if Path(text).is_dir()]
+        stub_file = [Path(stub)] if stub else []
+        refuse_inputs(record, [*input_files(inputs), *stub_file], directories)
         result.recorder = RecordingTransport(transport)
         result.transport = result.recorder
         result.record_path = record

@@ -204,8 +204,13 @@ def _register() -> None:
 
 
 def main() -> None:
+    from . import signals
+
+    signals.install()
     try:
         cli.main(standalone_mode=True)
+    except signals.Terminated as exc:  # the command has unwound: its temporary files are gone
+        signals.die_by(exc.signo)
     except KschedError as exc:  # commands normally render their own errors; this is the backstop
         click.echo(exc.render(), err=True)
         sys.exit(1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO, cast
 
 import click
 
@@ -13,11 +13,12 @@ from ..config.types import SchedulerConfig
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Plan
-from ..errors import KschedError
+from ..errors import KschedError, PrintableWriter, printable
 from ..manifests.loader import LoadResult
 from ..render.text_plan import DEFAULT_TOP
 from ..versions.releases import Release
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
+from .limit_opts import limit_options
 from .plan_inputs import load_or_exit
 from .plan_output import check_combination, selection_or_exit, show_options, text_writer
 from .progress import progress_line
@@ -46,7 +47,7 @@ class _PlanCommand(ExitOneCommand, OperationsCommand):
 
 
 @click.command("plan", cls=_PlanCommand)
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False))
 @click.option(
     "--config",
     "-c",
@@ -109,11 +110,13 @@ class _PlanCommand(ExitOneCommand, OperationsCommand):
     "record_extenders",
     metavar="FILE",
     default=None,
-    help="Write every extender request and reply to FILE (a stub for --extender-mode).",
+    help="Write every extender request and reply to FILE (a stub for --extender-mode; "
+    "- for standard output, after the plan).",
 )
 @kubernetes_version_option()
 @drain_timeout_option()
 @operation_options
+@limit_options
 def plan(
     paths: tuple[str, ...],
     config: str,
@@ -192,7 +195,7 @@ def plan(
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.
         loaded.warnings.append(ext.notice)
     for warning in loaded.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(printable(f"warning: {warning}"), err=True)
     running = {p.key: p.node_name for p in loaded.cluster.pods if p.node_name}
     shown = chosen.shown(loaded.cluster.pods)
     structured = output in ("json", "yaml")
@@ -223,7 +226,7 @@ def plan(
             result = _run_or_exit(engine, ext, whatif[0] if whatif is not None else None)
         extra = _finish_whatif(whatif, loaded.cluster, result) if whatif is not None else None
         for warning in result.warnings:  # extender failures skipped during the plan
-            click.echo(f"warning: {warning}", err=True)
+            click.echo(printable(f"warning: {warning}"), err=True)
         result.warnings.extend(loaded.warnings)
         if doc is not None:
             doc.finish(result, sys.stdout, extra)
@@ -251,18 +254,19 @@ def _write_text(
     whatif: tuple[WhatIfReport, list[str]] | None,
     nothing_found: str | None,
 ) -> None:
+    out = cast(TextIO, PrintableWriter(sys.stdout))  # text: line breaks only, nothing raw
     if ext.notice:
-        sys.stdout.write(f"WARNING: {ext.notice}\n")
+        out.write(f"WARNING: {ext.notice}\n")
     if whatif is not None:
         from ..render.whatif_text import render_whatif
 
-        sys.stdout.write(render_whatif(whatif[0]))
+        out.write(render_whatif(whatif[0]))
     if nothing_found is not None and not writer.stories:
         # As kubectl get: no table at all, and the sentence on stderr.
-        sys.stdout.flush()
+        out.flush()
         click.echo(nothing_found, err=True)
         return
-    writer.finish(sys.stdout)
+    writer.finish(out)
 
 
 def _exit_code(

@@ -11,13 +11,14 @@ import yaml
 from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
-from ..errors import KschedError
+from ..errors import KschedError, printable_text
 from ..render.timeline import explain_story, render_timeline, timeline_document
 from ..versions.releases import Release
 from ..whatif.inputs import load_cluster
 from ..whatif.scenario import load_scenario
 from ..whatif.simulate import Timeline
 from ..whatif.simulate import simulate as run_scenario
+from .limit_opts import limit_options
 from .progress import progress_line
 from .usage import ExitOneCommand
 from .version_opts import kubernetes_version_option
@@ -26,8 +27,9 @@ from .whatif_opts import drain_timeout_option
 
 @click.command("simulate", cls=ExitOneCommand,
                short_help="Replay a timed scenario of cluster changes.")
-@click.argument("scenario_file", metavar="SCENARIO.yaml", type=click.Path())
-@click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="PATH...")
+@click.argument("scenario_file", metavar="SCENARIO.yaml", type=click.Path(readable=False))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False),
+                metavar="PATH...")
 @click.option("--config", "-c", "config", default="default", show_default=True,
               help="KubeSchedulerConfiguration file, or a built-in profile name.")
 @click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "html"]),
@@ -40,6 +42,7 @@ from .whatif_opts import drain_timeout_option
               help="Also list the events that requeued no pod.")
 @drain_timeout_option()
 @kubernetes_version_option()
+@limit_options
 def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: str,
              explain_pod: tuple[str, ...], verbose: bool, drain_timeout: float | None,
              kubernetes_version: Release) -> None:
@@ -91,9 +94,9 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
     elif output == "yaml":
         click.echo(yaml.safe_dump(timeline_document(timeline), sort_keys=False), nl=False)
     else:
-        click.echo(render_timeline(timeline, verbose), nl=False)
+        click.echo(printable_text(render_timeline(timeline, verbose)), nl=False)
         for pod in explain_pod:
-            click.echo("\n" + explain_story(timeline, pod), nl=False)
+            click.echo(printable_text("\n" + explain_story(timeline, pod)), nl=False)
     # As for plan: pods for schedulers no profile serves (Skipped) are not a failure.
     failed = any(d.outcome in ("Unschedulable", "Gated") for d in timeline.plan.decisions)
     sys.exit(2 if failed else 0)

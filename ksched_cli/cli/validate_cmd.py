@@ -9,6 +9,7 @@ import click
 
 from ..config.effective import to_yaml
 from ..config.load import CheckedConfig, Finding, check_config
+from ..errors import printable
 from ..versions.releases import Release
 from .validate_scan import scan_file
 from .version_opts import kubernetes_version_option
@@ -125,7 +126,7 @@ def validate(
         for name in files:
             scan = scan_file(name, features)
             for note in scan.notes:
-                click.echo(f"note: {note}", err=True)
+                click.echo(printable(f"note: {note}"), err=True)
             results += scan.checked
     else:
         results = [check_config(name, features) for name in files]

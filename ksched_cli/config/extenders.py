@@ -6,15 +6,19 @@ v1's SetDefaults leaves extenders alone; the only default is NewHTTPExtender's
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
+from ..readers import refusal
 from .godur import parse_duration
 from .names import is_extended_resource_name, qualified_name_errors
 from .problems import Problem, child, invalid, plain
 from .types import Extender, ExtenderTLSConfig
 
 DEFAULT_EXTENDER_TIMEOUT_SECONDS = 5.0
+# A CA bundle of every public root is about 220 KB; a key or certificate is a few KB.
+TLS_FILE_LIMIT = (4 << 20, "4 MiB", "a TLS file")
 
 
 def _managed_resource(path: str, name: str) -> list[Problem]:
@@ -45,6 +49,7 @@ def validate_extenders(extenders: list[dict[str, Any]]) -> list[Problem]:
                 problems.append(invalid(where, name, "duplicate extender managed resource name"))
             managed.add(name)
         problems += _tls_data(path, extender.get("tlsConfig"))
+        problems += _tls_files(path, extender.get("tlsConfig"))
     if binders > 1:
         detail = "only one extender can implement bind"
         problems.append(
@@ -67,6 +72,28 @@ def _tls_data(path: str, tls: Any) -> list[Problem]:
         if offset is not None:
             where = child(path, "tlsConfig", key)
             problems.append(plain(where, f"illegal base64 data at input byte {offset}"))
+    return problems
+
+
+def _tls_files(path: str, tls: Any) -> list[Problem]:
+    """caFile, certFile and keyFile that exist but would never be read: a device, a FIFO, a
+    directory, or a file over the limit. A missing file is not a problem here: the
+    configuration may be checked away from the machine holding the files."""
+    if not isinstance(tls, Mapping):
+        return []
+    problems = []
+    for name in ("ca", "cert", "key"):
+        file = tls.get(f"{name}File")
+        if not isinstance(file, str) or not file or tls.get(f"{name}Data"):
+            continue  # inline data wins (dataFromSliceOrFile)
+        try:
+            info = os.stat(file)
+        except (OSError, ValueError):
+            continue
+        problem = refusal(info.st_mode, info.st_size, *TLS_FILE_LIMIT)
+        if problem:
+            where = child(path, "tlsConfig", f"{name}File")
+            problems.append(plain(where, f"{file}: {problem} (ksched reads regular files only)"))
     return problems
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from .. import limits
 from ..api.meta import DEFAULT_TIME, ObjectMeta, OwnerReference
 from ..api.pod import Pod
 from ..api.selectors import LabelSelector
@@ -91,6 +92,12 @@ class Context:
             if f"{namespace}/{name}" not in self.names:
                 return name
 
+    def check_new_pods(self, count: int, owner: Workload) -> None:
+        """An error if ``count`` more pods would pass ``--max-pods`` (nothing counted)."""
+        what = f"{owner.kind} {owner.namespace}/{owner.name}" if owner.namespace \
+            else f"{owner.kind} {owner.name}"
+        limits.check_pods(self.cluster.created_pods + count, what)
+
     def stamp(
         self,
         prototype: Pod,
@@ -102,6 +109,8 @@ class Context:
         **spec: Any,
     ) -> Pod:
         """A new pending pod: the prototype's spec with its own identity (GetPodFromTemplate)."""
+        self.check_new_pods(1, owner)
+        self.cluster.created_pods += 1
         meta = ObjectMeta(
             name=name,
             namespace=owner.namespace,

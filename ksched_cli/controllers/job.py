@@ -47,6 +47,7 @@ def sync_job(job: Workload, ctx: Context, workload: str) -> Outcome:
     if len(pods) > want:
         outcome.deleted = _for_removal(spec, pods, len(pods) - want)
         return outcome
+    ctx.check_new_pods(want - len(pods), job)  # before any is made: parallelism may be huge
     prototype = ctx.prototype(spec.template)
     if not spec.indexed:
         for _ in range(want - len(pods)):

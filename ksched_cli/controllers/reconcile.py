@@ -10,6 +10,7 @@ from ..api.pod import Pod
 from ..api.storage import PersistentVolumeClaim
 from ..api.workloads import Workload
 from ..engine.cluster import Cluster
+from ..errors import ObjectError
 from .context import Context
 from .defaults import POD_TEMPLATE_HASH
 from .interface import Outcome
@@ -46,7 +47,10 @@ def reconcile(
                 continue
             if controller.managed_elsewhere(workload, ctx):
                 continue
-            outcome = controller.sync(workload, ctx)
+            try:
+                outcome = controller.sync(workload, ctx)
+            except ObjectError as exc:  # its template's pod refused at admission
+                raise TemplateRefused(workload, exc) from None
             if outcome.deleted:
                 outcome.notes.append(_deletion_note(workload, outcome.deleted))
             next_index = _apply(cluster, outcome, next_index)
@@ -58,6 +62,15 @@ def reconcile(
     elif only is None:
         cluster.on_bound = None
     return ReconcileResult(total.created, total.deleted, total.claims, total.notes)
+
+
+class TemplateRefused(ObjectError):
+    """A pod a workload's controller would create, refused by the API server's admission;
+    ``field`` is within the pod."""
+
+    def __init__(self, workload: Workload, error: ObjectError) -> None:
+        super().__init__(error.field, error.message)
+        self.workload = workload
 
 
 def _deletion_note(workload: Workload, deleted: list[Pod]) -> str:

@@ -41,6 +41,7 @@ def manage_replicas(
         outcome.deleted = pods_to_delete(pods, related or pods, diff, ctx.now)
         return outcome
     workload = workload_of(owner)
+    ctx.check_new_pods(-diff, owner)  # before any is made: replicas may be 2147483647
     prototype = ctx.prototype(spec.template)
     for _ in range(-diff):
         name = ctx.generated_name(owner.namespace, f"{owner.name}-")

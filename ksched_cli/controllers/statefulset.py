@@ -80,6 +80,9 @@ class StatefulSetController:
         # Condemned pods go highest ordinal first.
         outcome.deleted = [by_ordinal[o] for o in sorted(by_ordinal, reverse=True)
                            if not first <= o < end]
+        missing = spec.replicas - sum(first <= o < end for o in by_ordinal)
+        # Before any is made (replicas may be 2147483647), OrderedReady's later ones included.
+        ctx.check_new_pods(missing, workload)
         revision = f"{workload.name}-" + revision_hash(
             normalized_template(spec.template.raw), spec.collision_count
         )

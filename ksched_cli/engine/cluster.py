@@ -61,6 +61,9 @@ class Cluster:
     # Every pod name (ns/name) the controllers have seen: a name the API server generated
     # once is not generated again after its pod is deleted (a recreated pod is new).
     used_names: set[str] = field(default_factory=set)
+    # Pods and nodes this run created (controllers, what-if steps), held to ksched_cli.limits.
+    created_pods: int = 0
+    created_nodes: int = 0
 
     def namespace_labels(self, namespace: str) -> dict[str, str]:
         """A Namespace object's labels; a namespace not in the input has only its name label."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import Any
 
 from ..config.types import Extender
 from ..errors import KschedError, Location
+from ..readers import file_type
 from ..yamlio import load_positioned, read_text
 from .gojson import MAX_DEPTH, deeper_than
 from .transport import ExtenderError, Transport
@@ -58,12 +61,31 @@ def load_stub(path: str) -> Entries:
         too_deep = True
     if too_deep:
         message = f"extender stub: JSON nested deeper than {MAX_DEPTH} levels"
-        raise KschedError(message, Location(path))
+        raise KschedError(message, Location(path, *_too_deep_at(text, MAX_DEPTH)))
     problem = _shape_problem(data)
     if problem is not None:
         keys, message = problem
         raise KschedError(f"extender stub: {message}", _locate(path, text, keys))
     return data  # type: ignore[no-any-return]
+
+
+def _too_deep_at(text: str, limit: int) -> tuple[int, int]:
+    """1-based line and column of the bracket that opens level ``limit + 1`` of JSON text."""
+    depth, in_string, escaped, line, start = 0, False, False, 1, 0
+    for offset, ch in enumerate(text):
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch == "\n":
+            line, start = line + 1, offset + 1
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return line, offset - start + 1
+        elif ch in "]}":
+            depth -= 1
+    return 1, 1
 
 
 def _shape_problem(data: Any) -> tuple[list[str | int], str] | None:
@@ -148,17 +170,40 @@ class RecordingTransport:
         return entry["response"]
 
     def save(self, path: str) -> None:
-        """Written whole or not at all; raises KschedError naming ``path``."""
+        """Written whole or not at all; raises KschedError naming ``path``.
+
+        ``-`` is standard output (kubectl's convention), after the command's output.
+        """
         text = json.dumps(self.entries, indent=2, sort_keys=True) + "\n"
+        if path == STDOUT_NAME:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return
         write_atomically(Path(path), text, "cannot write the extender recording")
 
 
-def refuse_inputs(target: str, inputs: Sequence[Path]) -> None:
-    """KschedError when ``target`` is one of the files the run reads."""
+STDOUT_NAME = "-"
+
+
+def refuse_inputs(
+    target: str, inputs: Sequence[Path], directories: Sequence[Path] = ()
+) -> None:
+    """KschedError when ``target`` is one of the files the run reads, lies inside an
+    input directory, or exists and is not a regular file."""
+    if target == STDOUT_NAME:
+        return
+    resolved = Path(target).resolve()
+    for directory in directories:
+        if resolved.is_relative_to(directory.resolve()):
+            raise KschedError(
+                f"--record-extenders would write inside an input directory ({directory})",
+                Location(target),
+            )
     try:
         seen = os.stat(target)
     except OSError:
         return  # nothing there yet: nothing to overwrite
+    _refuse_special(target, seen.st_mode)
     for path in inputs:
         try:
             other = os.stat(path)
@@ -171,9 +216,18 @@ def refuse_inputs(target: str, inputs: Sequence[Path]) -> None:
 
 
 def write_atomically(path: Path, text: str, what: str) -> None:
-    """A temporary file beside ``path``, renamed over it once complete."""
-    if path.is_dir():
+    """A temporary file beside ``path``, renamed over it once complete.
+
+    Only a regular file (or nothing) is ever replaced: a device, FIFO or directory
+    at ``path``, or a link to one, is refused.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = stat.S_IFREG
+    if stat.S_ISDIR(mode):
         raise KschedError(f"{what}: is a directory", Location(str(path)))
+    _refuse_special(str(path), mode, what)
     directory = path.parent
     if not directory.is_dir():
         raise KschedError(f"{what}: no such directory {directory}", Location(str(path)))
@@ -191,6 +245,15 @@ def write_atomically(path: Path, text: str, what: str) -> None:
             Path(tmp).unlink(missing_ok=True)
         reason = (exc.strerror or str(exc)).lower()
         raise KschedError(f"{what}: {reason}", Location(str(path))) from None
+
+
+def _refuse_special(name: str, mode: int, what: str = "--record-extenders") -> None:
+    if not stat.S_ISREG(mode):
+        raise KschedError(
+            f"{what}: not a regular file ({file_type(mode)}): only a regular file is "
+            f"replaced, or {STDOUT_NAME} writes to standard output",
+            Location(name),
+        )
 
 
 def _umask() -> int:

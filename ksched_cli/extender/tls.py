@@ -18,9 +18,10 @@ import shutil
 import ssl
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
+from ..config.extenders import TLS_FILE_LIMIT
 from ..config.types import Extender, ExtenderTLSConfig
+from ..readers import Unreadable, read_bounded
 from .errors import TLSSetupError
 
 _PEM = re.compile(rb"-----BEGIN ([A-Z0-9 ]+)-----\r?\n(.*?)-----END \1-----", re.DOTALL)
@@ -30,10 +31,6 @@ _PEM = re.compile(rb"-----BEGIN ([A-Z0-9 ]+)-----\r?\n(.*?)-----END \1-----", re
 class Material:
     data: bytes
     field: str  # where it came from: tlsConfig.caData, tlsConfig.caFile, ...
-
-    @property
-    def from_file(self) -> bool:
-        return self.field.endswith("File")
 
 
 def _data_or_file(tls: ExtenderTLSConfig, name: str) -> Material:
@@ -48,10 +45,12 @@ def _data_or_file(tls: ExtenderTLSConfig, name: str) -> Material:
     if path:
         field = f"tlsConfig.{name}File"
         try:
-            return Material(Path(path).read_bytes(), field)
+            return Material(read_bounded(path, *TLS_FILE_LIMIT), field)
         except OSError as exc:
             reason = (exc.strerror or str(exc)).lower()
             raise TLSSetupError(field, f"open {path}: {reason}") from None
+        except Unreadable as exc:
+            raise TLSSetupError(field, f"{path}: {exc} (ksched reads regular files only)") from None
     return Material(b"", "")
 
 
@@ -75,7 +74,7 @@ def ssl_context(ext: Extender) -> ssl.SSLContext:
         context = _with_roots(context, ca.data, ca.field)
     cert, key = _data_or_file(tls, "cert"), _data_or_file(tls, "key")
     if cert.data and key.data:  # HasCertAuth: a certificate without a key is not used
-        _load_pair(context, tls, cert, key)
+        _load_pair(context, cert, key)
     return context
 
 
@@ -106,18 +105,17 @@ def _roots(detail: str) -> str:
     return f"unable to load root certificates: {detail}"
 
 
-def _load_pair(
-    context: ssl.SSLContext, tls: ExtenderTLSConfig, cert: Material, key: Material
-) -> None:
-    """tls.X509KeyPair; inline material passes through a private directory, removed at once."""
+def _load_pair(context: ssl.SSLContext, cert: Material, key: Material) -> None:
+    """tls.X509KeyPair; the material passes through a private directory, removed at once."""
     if not _PEM.search(cert.data):
         raise TLSSetupError(cert.field, "tls: failed to find any PEM data in certificate input")
     if not _PEM.search(key.data):
         raise TLSSetupError(key.field, "tls: failed to find any PEM data in key input")
     directory = tempfile.mkdtemp(prefix="ksched-tls-")  # mode 0700
     try:
-        cert_path = tls.cert_file if cert.from_file else _private_file(directory, "c", cert.data)
-        key_path = tls.key_file if key.from_file else _private_file(directory, "k", key.data)
+        # Files too: what was checked and read (bounded) is exactly what is loaded.
+        cert_path = _private_file(directory, "c", cert.data)
+        key_path = _private_file(directory, "k", key.data)
         try:
             context.load_cert_chain(cert_path, key_path)
         except ssl.SSLError as exc:

@@ -8,6 +8,7 @@ reply's Go type.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -36,6 +37,44 @@ def encode(body: Any) -> bytes:
     return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+# Failed answers (an HTTP error status, a reply over the size cap, malformed JSON) one
+# extender may give in a run before ksched stops calling it.
+MAX_BAD_ANSWERS = 10
+
+
+class BadAnswers:
+    """Failed answers per extender: an identical request is not sent again, and after
+    MAX_BAD_ANSWERS the extender is not called again in this run."""
+
+    def __init__(self) -> None:
+        self._by_request: dict[tuple[str, str, bytes], str] = {}
+        self._count: dict[str, int] = {}
+        self._given_up: dict[str, str] = {}
+
+    @staticmethod
+    def _key(prefix: str, url: str, data: bytes) -> tuple[str, str, bytes]:
+        return prefix, url, hashlib.sha256(data).digest()
+
+    def known(self, prefix: str, url: str, data: bytes) -> str | None:
+        """The error to give at once, without a call, or None."""
+        given_up = self._given_up.get(prefix)
+        if given_up is not None:
+            return given_up
+        return self._by_request.get(self._key(prefix, url, data))
+
+    def add(self, prefix: str, url: str, data: bytes, message: str) -> str:
+        """Record a failed answer; returns the error to report for it."""
+        self._by_request[self._key(prefix, url, data)] = message
+        count = self._count[prefix] = self._count.get(prefix, 0) + 1
+        if count >= MAX_BAD_ANSWERS:
+            message = (
+                f"{message} (ksched calls an extender no more after {MAX_BAD_ANSWERS} failed "
+                "answers in one run)"
+            )
+            self._given_up[prefix] = message
+        return message
+
+
 class HTTPTransport:
     """Calls extenders over HTTP(S); see httpcall.py for the limits of one call.
 
@@ -49,6 +88,7 @@ class HTTPTransport:
     def __init__(self) -> None:
         self._contexts: dict[Extender, ssl.SSLContext] = {}
         self._unreachable: dict[str, str] = {}
+        self._bad = BadAnswers()
 
     def unreachable(self, ext: Extender) -> str | None:
         """The failure that made ``ext`` unreachable in this run (refused, unknown host,
@@ -67,12 +107,25 @@ class HTTPTransport:
             self._contexts[ext] = ssl_context(ext)
 
     def post(self, ext: Extender, verb: str, url: str, body: Any) -> Any:
-        from . import httpcall
-        from .gojson import GoJSONError, decode
 
         failure = self._unreachable.get(ext.url_prefix)
         if failure is not None:
             raise ExtenderError(failure)
+        data = encode(body)
+        known = self._bad.known(ext.url_prefix, url, data)
+        if known is not None:
+            raise ExtenderError(known)
+        try:
+            return self._call(ext, verb, url, data)
+        except ExtenderError as err:
+            if self._unreachable.get(ext.url_prefix) is None:
+                raise ExtenderError(self._bad.add(ext.url_prefix, url, data, str(err))) from None
+            raise
+
+    def _call(self, ext: Extender, verb: str, url: str, data: bytes) -> Any:
+        from . import httpcall
+        from .gojson import GoJSONError, decode
+
         try:
             self.prepare(ext)
         except TLSSetupError as err:  # normally raised before the plan (build_extenders)
@@ -80,7 +133,7 @@ class HTTPTransport:
         server_name = ext.tls_config.server_name if ext.tls_config else ""
         try:
             reply = httpcall.post(
-                url, encode(body), ext.http_timeout_seconds, self._contexts.get(ext), server_name
+                url, data, ext.http_timeout_seconds, self._contexts.get(ext), server_name
             )
         except httpcall.CallFailed as failed:
             if failed.unreachable:

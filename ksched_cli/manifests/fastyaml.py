@@ -36,6 +36,9 @@ from yaml.events import (
 )
 from yaml.nodes import ScalarNode
 
+from ..gotyping import GO_BOOLEANS, go_key
+from ..yamlio import locate_scalar, number_too_long
+
 _Parser: Any
 try:
     from yaml._yaml import CParser as _Parser
@@ -59,6 +62,14 @@ class TooDeep(Exception):
         super().__init__(message or f"nested more than {MAX_DEPTH} levels deep")
         self.line = line
         self.column = column
+
+
+class NumberTooLong(TooDeep):
+    """An integer literal past Python's conversion limit (see yamlio.number_too_long)."""
+
+    def __init__(self, value: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(line, column, number_too_long(value))
+        self.value = value
 
 
 class Duplicate(NamedTuple):
@@ -96,13 +107,18 @@ class _Scalars:
         return cached
 
     def _construct(self, value: str) -> Any:
+        if value in GO_BOOLEANS:  # YAML 1.1 as go-yaml v2 reads it (kubectl), not PyYAML
+            return GO_BOOLEANS[value]
         tag = self._resolver.resolve(ScalarNode, value, (True, False))
         if tag == STR_TAG:
             return value
         build = self._constructor.yaml_constructors.get(tag)
         if build is None or tag.endswith((":merge", ":value", ":yaml")):
             raise Unsupported(tag)
-        return build(self._constructor, ScalarNode(tag, value))
+        try:
+            return build(self._constructor, ScalarNode(tag, value))
+        except ValueError:  # int() past sys.get_int_max_str_digits()
+            raise NumberTooLong(value) from None
 
 
 def available() -> bool:
@@ -121,6 +137,8 @@ def load_all(text: str, duplicates: list[Duplicate] | None = None) -> list[Any]:
         return _build(parser.get_event, _Scalars(), [] if duplicates is None else duplicates)
     except yaml.YAMLError as exc:
         raise as_too_deep(exc) or exc from None
+    except NumberTooLong as exc:
+        raise NumberTooLong(exc.value, *locate_scalar(text, exc.value)) from None
     finally:
         parser.dispose()
 
@@ -211,6 +229,10 @@ def _build(get_event: Any, scalars: _Scalars, duplicates: list[Duplicate]) -> li
             elif keys[-1] is _MISSING:
                 if cls is not ScalarEvent:
                     raise Unsupported("complex key")
+                if type(value) is not str:  # a JSON key, as sigs.k8s.io/yaml makes it
+                    if value is None:
+                        raise Unsupported("null key")  # the standard loader reports it
+                    value = go_key(value)
                 if value in top:
                     duplicates.append(_duplicate(documents, stack, value, event))
                 keys[-1] = value

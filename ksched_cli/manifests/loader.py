@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from .. import KUBE_SCHEDULER_VERSION
 from ..api.fields import Raw, type_name
 from ..api.pod import Pod
-from ..api.pod_level import drop_disabled
+from ..api.pod_level import TEMPLATE_SPEC_PATHS, drop_disabled
 from ..api.resize import drop_disabled as drop_resize
 from ..engine.cluster import Cluster
 from ..errors import KschedError, Location, ObjectError
@@ -53,6 +53,9 @@ class LoadResult:
 
     cluster: Cluster
     warnings: list[str] = field(default_factory=list)
+    # A workload's pod template refused at admission -> the error at the workload's
+    # template field (kind, namespace, name, error); set by read_cluster.
+    template_error: Callable[[str, str, str, ObjectError], KschedError] | None = None
 
 
 class Origin(NamedTuple):
@@ -89,7 +92,7 @@ def read_cluster(
     with gc_paused():
         builder.add_files(files)
         builder.finish()
-    return LoadResult(builder.cluster, warnings + builder.warnings)
+    return LoadResult(builder.cluster, warnings + builder.warnings, builder.template_error)
 
 
 def load_into(paths: Sequence[str], base: Cluster) -> LoadResult:
@@ -348,6 +351,19 @@ class _Builder:
         default_class = default_storage_class(cluster.storage_classes)
         for claim in cluster.persistent_volume_claims.values():
             admit_claim(claim, default_class)
+
+    def template_error(
+        self, kind: str, namespace: str, name: str, exc: ObjectError
+    ) -> KschedError:
+        """A template's pod refused at admission, at the workload's template field."""
+        spec = KINDS[kind]
+        key = f"{namespace}/{name}" if spec.namespaced else name
+        field_path = ".".join(TEMPLATE_SPEC_PATHS[kind][:-1]) + "." + exc.field
+        what = f"{kind} {key}"
+        origin = self._seen[kind].get(key)
+        if origin is None:  # a Job its CronJob created: not in any file
+            return KschedError(exc.message, None, f"{what}: {field_path}")
+        return self._error(origin, what, field_path, exc.message)
 
 
 # Cluster lists the controllers sync (controllers/registry.py; a test keeps them equal).

@@ -32,6 +32,8 @@ from .validation import RULES, Rule
 OBJECT, LIST, MAP = 0, 1, 2
 INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 _INT_TYPE = "integer"
+# A map of strings (labels, annotations, nodeSelector): its values must be strings.
+STRING_MAP = "map[string]string"
 
 
 def _types(schema: dict[str, Any]) -> tuple[str, ...]:
@@ -111,6 +113,9 @@ class _Compiler:
         for name, sub in properties.items():
             if _INT_TYPE in _types(sub) and sub.get("format") in INT_BOUNDS:
                 shape.ints[name] = sub["format"]
+            extra = sub.get("additionalProperties")
+            if isinstance(extra, dict) and "string" in _types(extra) and "$ref" not in extra:
+                shape.ints[name] = STRING_MAP
             compiled = self.schema(sub)
             if compiled is not None:
                 shape.nested[name] = compiled
@@ -176,7 +181,10 @@ def _known(value: Any, shape: Shape) -> bool:
             if sub is None:
                 continue
             if isinstance(sub, str):  # an integer field: Go refuses a number its type cannot hold
-                if type(item) is int and not _fits(item, sub):
+                if sub is STRING_MAP:
+                    if type(item) is dict and not _all_strings(item):
+                        return False
+                elif type(item) is int and not _fits(item, sub):
                     return False
                 continue
             if sub.form == LIST and type(item) is list:  # inlined: saves a call per list
@@ -196,6 +204,27 @@ def _known(value: Any, shape: Shape) -> bool:
         if not _known(item, inner):
             return False
     return True
+
+
+def _all_strings(values: dict[Any, Any]) -> bool:
+    """Every value a string (null decodes to "" in Go)."""
+    return all(type(v) is str or v is None for v in values.values())
+
+
+def _string_map_problems(
+    value: Any, shape: Shape, here: str
+) -> Iterator[tuple[str, str]]:
+    """Go's typed decoding of a map[string]string: a boolean or a number is refused."""
+    if type(value) is not dict:
+        return
+    for key, item in value.items():
+        if type(item) is not str and item is not None and not isinstance(item, (list, dict)):
+            found = "bool" if isinstance(item, bool) else (
+                "number" if isinstance(item, (int, float)) else type_name(item))
+            yield f"{here}.{key}", (
+                f"json: cannot unmarshal {found} into Go struct field "
+                f"{shape.type_name}.{here} of type string"
+            )
 
 
 def _problems(value: Any, shape: Shape, path: str) -> Iterator[tuple[str, str]]:
@@ -221,6 +250,9 @@ def _object_problems(value: dict[Any, Any], shape: Shape, path: str) -> Iterator
             yield (f"{path}.{suffix}" if path else suffix), message
     for key, go_type in shape.ints.items():
         number = value.get(key)
+        if go_type is STRING_MAP:
+            yield from _string_map_problems(number, shape, f"{path}.{key}" if path else key)
+            continue
         if type(number) is int and not _fits(number, go_type):
             here = f"{path}.{key}" if path else key
             yield here, (

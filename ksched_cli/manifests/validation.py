@@ -99,8 +99,28 @@ def labels(raw: Any, field: str, out: Found) -> None:
             _remember(_GOOD_LABELS, (key, value))
 
 
+# TotalAnnotationSizeLimitB: keys and values together, in bytes (UTF-8).
+ANNOTATIONS_LIMIT = 256 * (1 << 10)
+ANNOTATIONS_TOO_LONG = f"Too long: must have at most {ANNOTATIONS_LIMIT} bytes"
+
+
+def _annotations_too_long(annotations: dict[Any, Any]) -> bool:
+    """ValidateAnnotationsSize; characters counted first, as a UTF-8 byte is at most 4 of them."""
+    texts = [t for pair in annotations.items() for t in pair if type(t) is str]
+    if sum(map(len, texts)) * 4 <= ANNOTATIONS_LIMIT:
+        return False
+    return sum(len(t.encode("utf-8", "surrogatepass")) for t in texts) > ANNOTATIONS_LIMIT
+
+
 def object_meta(meta: dict[str, Any]) -> Sequence[tuple[str, str]]:
-    """ObjectMeta wherever it appears: labels and annotation keys."""
+    """ObjectMeta wherever it appears: labels, annotation keys and the annotations' size."""
+    annotations = meta.get("annotations")
+    if type(annotations) is dict and annotations and _annotations_too_long(annotations):
+        return [*_object_meta(meta), ("annotations", ANNOTATIONS_TOO_LONG)]
+    return _object_meta(meta)
+
+
+def _object_meta(meta: dict[str, Any]) -> Sequence[tuple[str, str]]:
     annotations = meta.get("annotations")
     labels_ = meta.get("labels")
     if (labels_ is None or (type(labels_) is dict and _known_good(_GOOD_LABELS, labels_.items()))) \
@@ -247,7 +267,16 @@ def taint(raw: dict[str, Any]) -> Sequence[tuple[str, str]]:
     return out
 
 
+def node_selector(raw: dict[str, Any]) -> Sequence[tuple[str, str]]:
+    """ValidateNodeSelector: at least one term (required node affinity, a volume's)."""
+    terms = raw.get("nodeSelectorTerms")
+    if terms is None or (type(terms) is list and not terms):
+        return [("nodeSelectorTerms", "Required value: must have at least one node selector term")]
+    return _NONE
+
+
 RULES: Mapping[str, Rule] = {
+    "io.k8s.api.core.v1.NodeSelector": node_selector,
     "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": object_meta,
     "io.k8s.api.core.v1.Container": container,
     "io.k8s.api.core.v1.ResourceRequirements": resource_requirements,

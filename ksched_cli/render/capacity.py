@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import printable
 from ..whatif.capacity import STOP_LIMIT, CapacityResult
 from .document import API_VERSION
 from .tabular import tabulate
@@ -37,7 +38,7 @@ def render_capacity(result: CapacityResult) -> str:
     lines = [f"{result.pod}: {result.count} more cop{'y' if result.count == 1 else 'ies'} "
              f"fit (profile {result.profile}; {why})"]
     if result.message:
-        lines.append(f"  {result.message}")
+        lines.append(printable(f"  {result.message}"))
     lines.append("")
     if result.per_node:
         rows = [[node, count] for node, count in result.per_node.items()]

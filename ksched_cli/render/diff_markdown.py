@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..diff.model import DiffResult, Side
 from ..diff.rollup import by_node, by_workload, newly_unschedulable
+from ..errors import printable
 from .diff_common import ARROW, config_rows, pod_rows, summary_line, truncate
 
 # A CI job finds its earlier comment by this marker to update it instead of adding one.
@@ -23,7 +24,7 @@ SUMMARY_ROWS = 15  # rows per summary table; the <details> tables have the rest
 
 def _cell(text: str, code: bool = False) -> str:
     # Pipes end a cell and newlines end a row; backticks would close a code span.
-    text = text.replace("|", "\\|").replace("\n", " ")
+    text = printable(text.replace("\n", " ")).replace("|", "\\|")
     if code and text:
         return f"`{text.replace('`', '')}`"
     return text

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from ..engine.records import Attempt, Decision
+from ..errors import printable
 from .explain_scores import examples, score_lines
 
 
@@ -82,7 +83,7 @@ def render_attempt(a: Attempt, nodes: int, top: int) -> str:
     out.extend(_detail_lines(a))
     if a.message:
         out.append(f"  message: {a.message}")
-    return "\n".join(out)
+    return "\n".join(map(printable, out))  # each a line: breaks inside reasons escaped
 
 
 def render_story(
@@ -105,9 +106,9 @@ def render_story(
         head += f": {decision.outcome}" + (f" on {decision.node}" if decision.node else "")
         if decision.preempted_by:
             head += f" (preempted by {decision.preempted_by})"
-    parts = [head]
+    parts = [printable(head)]
     if decision is not None and decision.message:
-        parts.append(f"  {decision.message}")
+        parts.append(printable(f"  {decision.message}"))
     parts.extend(render_attempt(a, nodes, top) for a in attempts)
     if not attempts:
         parts.append("  no scheduling attempt (running pod or never queued)")

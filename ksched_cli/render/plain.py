@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TextIO
 
+from ..errors import printable
+
 HEADER_PADDING = 2
 SEPARATOR = "  "
 
@@ -22,14 +24,17 @@ def widths(headers: Sequence[str], rows: Iterable[Sequence[str]], no_headers: bo
     found = [0 if no_headers else len(h) + HEADER_PADDING for h in headers]
     for row in rows:
         for i, cell in enumerate(row):
-            size = len(cell.strip())
+            size = len(printable(cell.strip()))
             if size > found[i]:
                 found[i] = size
     return found
 
 
 def _line(cells: Sequence[str], sizes: Sequence[int]) -> str:
-    return SEPARATOR.join(c.strip().ljust(w) for c, w in zip(cells, sizes, strict=True)).rstrip()
+    # A cell is one line: a line break or a control character in it is escaped.
+    return SEPARATOR.join(
+        printable(c.strip()).ljust(w) for c, w in zip(cells, sizes, strict=True)
+    ).rstrip()
 
 
 def lines(headers: Sequence[str], rows: Rows, no_headers: bool = False) -> Iterator[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.records import Attempt
+from ..errors import printable
 from ..whatif.simulate import Timeline, TimelineEntry
 from .document import API_VERSION, plan_document
 from .explain import render_story
@@ -42,7 +43,7 @@ def _entry_lines(entry: TimelineEntry, verbose: bool) -> list[str]:
         for a in entry.attempts:
             lines.append(_attempt_line(a))
             lines.extend(f"      {line}" for line in _rejection_detail(a))
-    return lines
+    return [printable(line) for line in lines]  # each a line: breaks inside reasons escaped
 
 
 def render_timeline(timeline: Timeline, verbose: bool = False) -> str:

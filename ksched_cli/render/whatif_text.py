@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..errors import printable
 from ..whatif.model import NodeUsage, OperationResult, PodChange, WhatIfReport
 from ..whatif.usage import percent
 from .tabular import tabulate
@@ -80,8 +81,8 @@ def nodes_table(before: list[NodeUsage], after: list[NodeUsage]) -> str:
 def render_whatif(report: WhatIfReport) -> str:
     lines = ["Operations:"]
     for op in report.operations:
-        lines.append(f"  {_summary(op)}")
-        lines.extend(f"    warning: {w}" for w in op.warnings)
+        lines.append(printable(f"  {_summary(op)}"))
+        lines.extend(printable(f"    warning: {w}") for w in op.warnings)
     changes = report.changes()
     lines += ["", "Pod changes:"]
     lines.append(_changes_table(changes) if changes else "  None.")

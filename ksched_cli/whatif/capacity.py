@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .. import limits
 from ..api.pod import Pod
 from ..config.types import SchedulerConfig
 from ..engine import records as rec
@@ -59,6 +60,9 @@ def count_capacity(
     index = max((p.load_index for p in cluster.pods), default=-1) + 1
     number = 0
     while limit is None or result.count < limit:
+        # Copies are pods this run creates: a pod without requests on a node allowing
+        # 2**63 pods would fit forever.
+        limits.check_pods(cluster.created_pods + result.count + 1, f"capacity {template.key}")
         number += 1
         name = copy_name(template, number)
         if f"{template.namespace}/{name}" in taken:

@@ -30,6 +30,15 @@ def load_cluster(
         )
         if reconcile_workloads and needs_controllers(loaded.cluster):
             from ..controllers import reconcile  # nothing to sync: never imported
+            from ..controllers.reconcile import TemplateRefused
 
-            loaded.warnings += reconcile(loaded.cluster).notes
+            try:
+                loaded.warnings += reconcile(loaded.cluster).notes
+            except TemplateRefused as exc:
+                workload = exc.workload
+                if loaded.template_error is None:
+                    raise
+                raise loaded.template_error(
+                    workload.kind, workload.namespace, workload.name, exc
+                ) from None
     return loaded

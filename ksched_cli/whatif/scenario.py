@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
 from ..config.godur import parse_duration
 from ..config.schema import SCHEMA_DIR
 from ..errors import KschedError, Location
+from ..manifests.fastyaml import Duplicate, TooDeep
 from ..manifests.positions import field_position
+from ..manifests.yamlscan import scan_events
 from ..yamlio import load_documents, read_text
 
 SCHEMA = "scenario-v1.json"
@@ -109,8 +113,7 @@ def _message(error: ValidationError) -> tuple[str, str]:
     if error.validator == "pattern" and key in SHAPES:
         return field, f'malformed value "{error.instance}": expected {SHAPES[key]}'
     if error.validator == "oneOf" and field.endswith(".at"):
-        return field, (f"invalid time {error.instance!r}: expected seconds (a number >= 0) or a "
-                       "duration such as 90s or 1m30s")
+        return field, f"invalid time {_spelling(error.instance)}: {TIME_EXPECTED}"
     return field, error.message
 
 
@@ -122,11 +125,34 @@ def load_scenario(file: str) -> Scenario:
         raise KschedError(f"expected one YAML document, found {len(documents)}", Location(file))
     raw = documents[0]
     scenario = Scenario(path, text, ())
+    repeated = _repeated_keys(text)
+    if repeated is not None:  # YAML keeps the last silently; kubectl's strict decoding refuses
+        loc = Location(file, repeated.line, repeated.column)
+        raise KschedError(f'duplicate field "{repeated.field}"', loc, "Scenario")
     errors = sorted(_validator().iter_errors(raw), key=lambda e: list(e.absolute_path))
     if errors:
         field, message = _message(errors[0])
         raise scenario.error(field, message)
     return Scenario(path, text, _steps(scenario, raw["steps"]))
+
+
+TIME_EXPECTED = "expected seconds (a number >= 0) or a duration such as 90s or 1m30s"
+
+
+def _spelling(value: Any) -> str:
+    """A time as YAML writes it (``.nan``, ``-.inf``), or Python's repr."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else ("-.inf" if value < 0 else ".inf")
+    return repr(value)
+
+
+def _repeated_keys(text: str) -> Duplicate | None:
+    """The first key given twice in one mapping, if any (syntax errors are reported later)."""
+    try:
+        found = scan_events(text)
+    except (yaml.YAMLError, TooDeep):
+        return None
+    return found[0] if found else None
 
 
 def _seconds(value: Any) -> float:
@@ -144,6 +170,10 @@ def _steps(scenario: Scenario, raw_steps: list[dict[str, Any]]) -> tuple[Step, .
             found = ", ".join(actions) if actions else "none"
             raise scenario.error(f"steps[{i}]", f"a step takes exactly one action, found {found}")
         at = _seconds(raw["at"])
+        if not math.isfinite(at):
+            raise scenario.error(
+                f"steps[{i}].at", f"invalid time {_spelling(raw['at'])}: {TIME_EXPECTED}"
+            )
         if at < last:
             raise scenario.error(
                 f"steps[{i}].at", f"time goes backwards: {raw['at']} is before the previous "

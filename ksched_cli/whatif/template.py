@@ -10,9 +10,11 @@ from typing import Any
 from ..api.pod import Pod, parse_pod
 from ..api.pod_level import drop_disabled
 from ..engine.cluster import Cluster
-from ..errors import KschedError, KschedErrors, Location, ObjectError
+from ..errors import KschedError, KschedErrors, Location, ObjectError, ObjectErrors
 from ..manifests.admission import Admission, prepare_for_create
+from ..manifests.checks import check_object
 from ..manifests.files import read_documents
+from ..manifests.kinds import KINDS as KIND_SPECS
 from ..manifests.loader import Origin, positioned_error
 from ..versions.releases import features_for, minor_version
 
@@ -37,12 +39,22 @@ def _template_raw(raw: Mapping[str, Any], kind: str) -> tuple[dict[str, Any], st
     field = ".".join(path)
     if not isinstance(node, Mapping):
         raise ObjectError(field, "Required value: the workload has no pod template")
-    meta = dict(node.get("metadata") or {})
+    template_meta = node.get("metadata")
+    meta = dict(template_meta) if isinstance(template_meta, Mapping) else {}
     outer = raw.get("metadata") if isinstance(raw.get("metadata"), Mapping) else {}
     meta.setdefault("name", outer.get("name"))  # type: ignore[union-attr]
     meta.setdefault("namespace", outer.get("namespace"))  # type: ignore[union-attr]
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta,
             "spec": node.get("spec")}, field
+
+
+def _check(raw: Mapping[str, Any], kind: str, version: str) -> None:
+    """What the API server would refuse in the object, every problem (ObjectErrors)."""
+    spec = KIND_SPECS[kind]
+    api = raw.get("apiVersion") or spec.api_version
+    problems = check_object(kind, str(api), raw, spec.namespaced, version)
+    if problems:
+        raise ObjectErrors(problems)
 
 
 @dataclass(frozen=True)
@@ -142,10 +154,15 @@ def read_template(file: str, cluster: Cluster, pick: Pick | None = None) -> Pod:
     raw = documents[index]
     origin = Origin(path, index, None)
     kind = raw.get("kind") if isinstance(raw, Mapping) else None
-    if kind != "Pod" and kind not in TEMPLATE_PATHS:
+    if not isinstance(kind, str) or (kind != "Pod" and kind not in TEMPLATE_PATHS):
         kinds = ", ".join(KINDS)
-        raise positioned_error(origin, str(kind or "object"), "kind",
+        what = kind if isinstance(kind, str) and kind else "object"
+        raise positioned_error(origin, what, "kind",
                                f"expected one of {kinds}", text, len(documents))
+    try:
+        _check(raw, kind, cluster.kubernetes_version)  # as plan checks a manifest
+    except ObjectError as exc:
+        raise _positioned(exc, "", origin, kind, text, len(documents)) from None
     prefix = ""
     try:
         if kind != "Pod":
@@ -160,12 +177,17 @@ def read_template(file: str, cluster: Cluster, pick: Pick | None = None) -> Pod:
         # As the API server admits a new pod: LimitRanger defaults, then Priority.
         pod = Admission.of(cluster).admit_new(pod, explicit)
     except ObjectError as exc:
-        errors = []
-        for found in exc.all():
-            inside = prefix and not found.field.startswith(prefix)
-            field = f"{prefix}.{found.field}" if inside else found.field
-            errors.append(
-                positioned_error(origin, str(kind), field, found.message, text, len(documents))
-            )
-        raise (errors[0] if len(errors) == 1 else KschedErrors(errors)) from None
+        raise _positioned(exc, prefix, origin, kind, text, len(documents)) from None
     return pod
+
+
+def _positioned(
+    exc: ObjectError, prefix: str, origin: Origin, kind: str, text: str, documents: int
+) -> KschedError:
+    """Every problem of ``exc`` at its position; fields inside the template get ``prefix``."""
+    errors = []
+    for found in exc.all():
+        inside = prefix and not found.field.startswith(prefix)
+        field = f"{prefix}.{found.field}" if inside else found.field
+        errors.append(positioned_error(origin, kind, field, found.message, text, documents))
+    return errors[0] if len(errors) == 1 else KschedErrors(errors)

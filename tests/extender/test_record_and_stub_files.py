@@ -46,7 +46,6 @@ def test_recording_rewrites_a_stub_atomically(tmp_path: Path) -> None:
     ("where", "reason"),
     [
         ("missing/dir/rec.json", "no such directory {tmp}/missing/dir"),
-        (".", "is a directory"),
     ],
 )
 def test_a_failed_recording_comes_after_the_plan_output(
@@ -107,7 +106,59 @@ def test_recording_never_overwrites_a_file_of_an_input_directory(tmp_path: Path)
         *args, "--extender-mode", f"stub={EXAMPLE}stub.json", "--record-extenders", str(manifest)
     )
     assert (result.exit_code, result.stdout) == (1, "")
-    assert "would overwrite an input file" in result.stderr
+    assert result.stderr == (
+        f"{manifest}: error: --record-extenders would write inside an input directory "
+        f"({cluster})\n"
+    )
+    new_file = cluster / "sub" / "rec.json"  # not there yet, but the next plan would read it
+    result = _run(*args, "--extender-mode", "stub=" + EXAMPLE + "stub.json",
+                  "--record-extenders", str(new_file))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert "would write inside an input directory" in result.stderr
+    assert sorted(p.name for p in cluster.iterdir()) == ["all.yaml"]
+
+
+SPECIAL = "not a regular file ({what}): only a regular file is replaced, or - writes to " \
+    "standard output"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "link to fifo"])
+def test_recording_never_replaces_a_special_file(tmp_path: Path, kind: str) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    target = {"fifo": fifo, "directory": tmp_path, "link to fifo": tmp_path / "link"}[kind]
+    if kind == "link to fifo":
+        target.symlink_to(fifo)
+    result = _run(*REPLAY, "--record-extenders", str(target))
+    assert (result.exit_code, result.stdout) == (1, "")
+    what = "a directory" if kind == "directory" else "a named pipe"
+    assert result.stderr == (
+        f"{target}: error: --record-extenders: {SPECIAL.format(what=what)}\n"
+    )
+    assert fifo.is_fifo()
+
+
+def test_a_fifo_appearing_before_the_write_is_not_replaced(tmp_path: Path) -> None:
+    target = tmp_path / "pipe"
+    os.mkfifo(target)
+    with pytest.raises(stub_module.KschedError) as caught:
+        stub_module.write_atomically(target, "{}", "cannot write the extender recording")
+    assert caught.value.render() == (
+        f"{target}: error: cannot write the extender recording: "
+        + SPECIAL.format(what="a named pipe")
+    )
+    assert target.is_fifo()
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe"]
+
+
+def test_dash_records_to_standard_output_after_the_plan(tmp_path: Path) -> None:
+    result = _run(*REPLAY, "--record-extenders", "-")
+    assert result.exit_code in (0, 2), result.stderr
+    plan = _plan_output()
+    assert result.stdout.startswith(plan)
+    recorded = json.loads(result.stdout[len(plan):])
+    assert recorded == json.loads(Path(EXAMPLE + "stub.json").read_text())
+    assert not Path("-").exists()
 
 
 def test_diff_prints_its_output_before_a_failed_recording(tmp_path: Path) -> None:
@@ -194,7 +245,7 @@ def test_a_stub_nested_too_deeply(tmp_path: Path) -> None:
     result = _run(*PLAN, "--extender-mode", f"stub={path}")
     assert (result.exit_code, result.stderr) == (
         1,
-        f"{path}: error: extender stub: JSON nested deeper than 500 levels\n",
+        f"{path}:1:526: error: extender stub: JSON nested deeper than 500 levels\n",
     )
 
 

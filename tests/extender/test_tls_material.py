@@ -4,6 +4,7 @@ at once), bad material stops the run before planning with one line naming the fi
 from __future__ import annotations
 
 import base64
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -168,3 +169,66 @@ def test_the_private_key_never_reaches_an_output(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert secret not in result.output
     assert "keyData: '--- REDACTED ---'" in result.stdout
+
+
+def _special_tls_files(tmp_path: Path) -> tuple[Path, Path]:
+    fifo = tmp_path / "ca.fifo"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.pem"
+    with big.open("wb") as handle:
+        handle.truncate(5 << 20)  # sparse: 5 MiB over the 4 MiB limit, no disk used
+    return fifo, big
+
+
+@pytest.mark.parametrize("field", ["caFile", "certFile", "keyFile"])
+def test_tls_files_must_be_regular_and_bounded(tmp_path: Path, field: str) -> None:
+    fifo, big = _special_tls_files(tmp_path)
+    name = {"caFile": "ca", "certFile": "cert", "keyFile": "key"}[field]
+    for path, problem in (
+        (fifo, "not a regular file (a named pipe)"),
+        (big, "larger than the 4 MiB limit for a TLS file (5.0 MiB)"),
+        (tmp_path, "not a regular file (a directory)"),
+    ):
+        other = {"cert": "key", "key": "cert"}.get(name)
+        extra = {f"{other}_data": base64.b64encode(b"x").decode()} if other else {}
+        tls = ExtenderTLSConfig(**{f"{name}_file": str(path)}, **extra)  # type: ignore[arg-type]
+        with pytest.raises(TLSSetupError) as caught:
+            ssl_context(Extender("https://e", tls_config=tls))
+        assert (caught.value.field, caught.value.message) == (
+            f"tlsConfig.{field}", f"{path}: {problem} (ksched reads regular files only)"
+        )
+
+
+def test_validate_lists_every_unreadable_tls_file(tmp_path: Path) -> None:
+    fifo, big = _special_tls_files(tmp_path)
+    config = tmp_path / "config.yaml"
+    text = extender("https://e", filterVerb="filter") + (
+        f"  tlsConfig:\n    caFile: {fifo}\n    certFile: {big}\n    keyFile: {tmp_path}\n"
+    )
+    config.write_text(config_text(text))
+    result = CliRunner().invoke(validate, [str(config)])
+    assert result.exit_code == 1
+    suffix = "(ksched reads regular files only)"
+    assert result.stdout == (
+        f"{config}:7:5: error: extenders[0].tlsConfig.caFile: {fifo}: "
+        f"not a regular file (a named pipe) {suffix}\n"
+        f"{config}:8:5: error: extenders[0].tlsConfig.certFile: {big}: "
+        f"larger than the 4 MiB limit for a TLS file (5.0 MiB) {suffix}\n"
+        f"{config}:9:5: error: extenders[0].tlsConfig.keyFile: {tmp_path}: "
+        f"not a regular file (a directory) {suffix}\n"
+    )
+
+
+def test_plan_refuses_a_fifo_ca_file_before_planning(tmp_path: Path) -> None:
+    fifo, _ = _special_tls_files(tmp_path)
+    config = tmp_path / "config.yaml"
+    text = extender("https://127.0.0.1:9", filterVerb="filter")
+    text += f"  tlsConfig:\n    caFile: {fifo}\n"
+    config.write_text(config_text(text))
+    result = CliRunner().invoke(plan_cmd, [str(three_nodes(tmp_path)), "--config", str(config)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.count("\n") == 1
+    assert result.stderr == (
+        f"{config}:7:5: error: extenders[0].tlsConfig.caFile: {fifo}: not a regular file "
+        "(a named pipe) (ksched reads regular files only)\n"
+    )

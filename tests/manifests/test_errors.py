@@ -79,8 +79,8 @@ CASES: list[tuple[str, dict[str, str], str]] = [
     ),
     (
         "wrong-type",
-        {"s.yaml": "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels: [a]\n"},
-        "s.yaml:5:3: error: Node n (document 1): metadata.labels: expected an object, got list",
+        {"s.yaml": "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels: [a]\n"},
+        "s.yaml:5:3: error: Node n1 (document 1): metadata.labels: expected an object, got list",
     ),
     (
         "missing-kind",
@@ -104,14 +104,14 @@ CASES: list[tuple[str, dict[str, str], str]] = [
     ),
     (
         "duplicate-pod-across-files",
-        {"a.yaml": pod("web"), "b.yaml": docs(node("n"), pod("web", "default"))},
+        {"a.yaml": pod("web"), "b.yaml": docs(node("n1"), pod("web", "default"))},
         'b.yaml:12:3: error: Pod default/web (document 2): metadata.name: Duplicate value: '
         '"default/web": already defined at a.yaml:4:3',
     ),
     (
         "duplicate-node",
-        {"a.yaml": docs(node("n"), node("n"))},
-        'a.yaml:12:3: error: Node n (document 2): metadata.name: Duplicate value: "n": '
+        {"a.yaml": docs(node("n1"), node("n1"))},
+        'a.yaml:12:3: error: Node n1 (document 2): metadata.name: Duplicate value: "n1": '
         "already defined at a.yaml:4:3",
     ),
     (

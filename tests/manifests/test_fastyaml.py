@@ -7,8 +7,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ksched_cli.errors import KschedError
+from ksched_cli.gotyping import go_keys
 from ksched_cli.manifests import fastyaml
 from ksched_cli.manifests.files import document_number, read_documents
+from ksched_cli.yamlio import FAST_LOADER
 
 SAME = {
     "scalars": """
@@ -23,7 +26,7 @@ times: [2024-01-01, 2024-01-01T00:00:00Z, "2024-01-01T00:00:00Z", 2001-12-14 21:
     "nesting": "a:\n  b:\n  - c: {d: [1, {e: f}]}\n  - []\n  - {}\n",
     "documents": "---\na: 1\n---\n---\n# comment\n...\n---\n- x\n--- plain\n",
     "duplicate-keys": "a: 1\nb: 2\na: 3\n",
-    "null-key": "~: 1\n? ''\n: 2\n",
+    "empty-key": "? ''\n: 2\n",
     "unicode": "name: café\nemoji: \"\\u00e9\"\n",
     "non-specific-tag": "a: ! 12\n",
     "empty": "",
@@ -32,7 +35,9 @@ times: [2024-01-01, 2024-01-01T00:00:00Z, "2024-01-01T00:00:00Z", 2001-12-14 21:
 
 @pytest.mark.parametrize("text", SAME.values(), ids=SAME.keys())
 def test_same_values_as_safe_load(text: str) -> None:
-    expected = list(yaml.load_all(text, Loader=yaml.CSafeLoader))
+    # ksched's standard loader: PyYAML's safe loader read as go-yaml v2 reads YAML
+    # (y/n booleans, keys made JSON strings; ksched_cli/gotyping.py).
+    expected = [go_keys(d) for d in yaml.load_all(text, Loader=FAST_LOADER)]
     got = fastyaml.load_all(text)
     assert got == expected
     assert [type(d) for d in got] == [type(d) for d in expected]
@@ -65,6 +70,16 @@ def test_unusual_yaml_is_left_to_the_standard_loader(tmp_path: Path, text: str) 
     except yaml.YAMLError:
         return  # the standard loader's error is what the loader reports
     assert read_documents(path)[1] == expected
+
+
+def test_a_null_key_is_refused_as_sigs_k8s_io_yaml_refuses_it(tmp_path: Path) -> None:
+    with pytest.raises(fastyaml.Unsupported):
+        fastyaml.load_all("~: 1\n")
+    path = tmp_path / "x.yaml"
+    path.write_text("~: 1\n")
+    with pytest.raises(KschedError) as caught:
+        read_documents(path)
+    assert "Unsupported map key of type: %!s(<nil>)" in caught.value.render()
 
 
 def test_syntax_errors_raise() -> None:

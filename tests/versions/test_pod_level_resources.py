@@ -266,7 +266,7 @@ def test_every_problem(
 def test_cli_lists_every_problem(tmp_path: Path) -> None:
     manifest = tmp_path / "pod.yaml"
     manifest.write_text(
-        "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
         "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n---\n"
         "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n"
         "  resources:\n    requests: {cpu: '1', memory: 1Gi}\n    limits: {cpu: '1'}\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from ... import limits
 from ...api.node import Node
 from ...engine.cluster import Cluster
 from ...errors import KschedError
@@ -63,10 +64,13 @@ class AddNodes:
         return nodes[0]
 
     def check(self, cluster: Cluster) -> None:
+        limits.check_nodes(cluster.created_nodes + self.count, self.text)
         self.template(cluster)  # loads and checks the file before anything runs
 
     def apply(self, ctx: OpContext) -> OperationResult:
         result = OperationResult(self.text, ctx.time)
+        limits.check_nodes(ctx.cluster.created_nodes + self.count, self.text)
+        ctx.cluster.created_nodes += self.count
         taken = {n.name for n in ctx.cluster.nodes}
         added: list[Node] = []
         index = max((n.load_index for n in ctx.cluster.nodes), default=-1) + 1
