@@ -4,6 +4,8 @@
     python benchmarks/run.py basic preemption
     python benchmarks/run.py startup         # median start-up of `ksched --help`, 1-node plan
     python benchmarks/run.py --profile basic # cProfile the plan, top functions
+    python benchmarks/run.py --kubernetes-version 1.30 basic   # another release (default:
+                                             # ksched's default release)
 
 Each workload runs in its own process so that peak RSS is its own. Manifests are
 written to a temporary YAML file and read back through the normal loader. `plan s`
@@ -36,11 +38,18 @@ from benchmarks.workloads import WORKLOADS, node, pod
 
 
 def _run_one(
-    name: str, profile: bool, explain_table: bool = False, explain_json: bool = False
+    name: str,
+    profile: bool,
+    explain_table: bool = False,
+    explain_json: bool = False,
+    version: str = "",
 ) -> dict[str, Any]:
     from ksched_cli.config.load import default_config
     from ksched_cli.engine.engine import Engine, EngineOptions
+    from ksched_cli.versions.releases import DEFAULT_VERSION, release
     from ksched_cli.whatif.inputs import load_cluster
+
+    chosen = release(version or DEFAULT_VERSION)
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{name}.yaml"
@@ -49,7 +58,7 @@ def _run_one(
                 WORKLOADS[name](), out, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper)
             )
         started = time.perf_counter()
-        loaded = load_cluster([str(path)])
+        loaded = load_cluster([str(path)], kubernetes_version=chosen.version)
     load_seconds = time.perf_counter() - started
     pending = sum(1 for p in loaded.cluster.pods if not p.node_name)
     stamps: list[float] = []
@@ -62,7 +71,7 @@ def _run_one(
     options = EngineOptions(record="summary", progress=progress)
     writer = _explain_writer(options) if explain_table else None
     document = _json_writer(options) if explain_json else None
-    engine = Engine(default_config(), loaded.cluster, options)
+    engine = Engine(default_config(chosen.features), loaded.cluster, options)
     if writer is not None:
         writer.view.plan = engine.plan
     # Setup (queueing the pods, the indexes plugins build for them up front) is part of
@@ -95,6 +104,7 @@ def _run_one(
     summary = plan.summary()
     return {
         "workload": name,
+        "release": chosen.version,
         "nodes": len(loaded.cluster.nodes),
         "pending": pending,
         "attempts": len(attempts),
@@ -198,10 +208,19 @@ def main() -> int:
         action="store_true",
         help="plan as `ksched plan -o json --explain` does, written to /dev/null",
     )
+    parser.add_argument(
+        "--kubernetes-version",
+        default="",
+        metavar="VERSION",
+        help="the kube-scheduler release to replay (default: ksched's default release)",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        result = _run_one(args.child, args.profile, args.explain_table, args.explain_json)
+        result = _run_one(
+            args.child, args.profile, args.explain_table, args.explain_json,
+            args.kubernetes_version,
+        )
         print(json.dumps(result))
         return 0
     names = args.workloads or [*WORKLOADS, "startup"]
@@ -220,6 +239,7 @@ def main() -> int:
         cmd = [sys.executable, __file__, "--child", name] + (["--profile"] if args.profile else [])
         cmd += ["--explain-table"] if args.explain_table else []
         cmd += ["--explain-json"] if args.explain_json else []
+        cmd += ["--kubernetes-version", args.kubernetes_version] if args.kubernetes_version else []
         # stdout carries the result line; stderr shows the profile when asked for.
         stderr = None if args.profile else subprocess.PIPE
         out = subprocess.run(cmd, text=True, stdout=subprocess.PIPE, stderr=stderr)

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from .. import KUBE_SCHEDULER_VERSION, __version__
+from .. import DEFAULT_KUBE_SCHEDULER, __version__
 from ..errors import KschedError
 from .usage import UsageError, split_short_values
 
@@ -160,7 +160,7 @@ class LazyGroup(click.Group):
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.version_option(
-    __version__, message=f"ksched %(version)s (kube-scheduler {KUBE_SCHEDULER_VERSION})"
+    __version__, message=f"ksched %(version)s (kube-scheduler {DEFAULT_KUBE_SCHEDULER} by default)"
 )
 @click.option(
     "--kubernetes-version", metavar="VERSION", expose_value=False, is_eager=True,

@@ -22,6 +22,7 @@ import yaml
 
 from ..errors import KschedError, Location
 from ..versions.features import V130, Features
+from ..versions.releases import DEFAULT_VERSION
 from ..yamlio import FAST_LOADER, read_text
 from . import placement
 from .args_codec import decode_args
@@ -296,10 +297,12 @@ def check_document(
 def check_config(path_or_name: str, features: Features = V130) -> CheckedConfig:
     """Load ``path_or_name`` (a file or a built-in profile name) and report every problem.
 
-    The built-in ``default`` profile writes out v1.30's defaults; for another release it
-    means what it says, that release's configuration when given none.
+    The built-in ``default`` profile writes out the default release's defaults (v1.36);
+    for another release it means what it says, that release's configuration when given
+    none.
     """
-    if path_or_name == DEFAULT_PROFILE and features != V130 and not Path(path_or_name).exists():
+    written_out = features.version == DEFAULT_VERSION
+    if path_or_name == DEFAULT_PROFILE and not written_out and not Path(path_or_name).exists():
         return check_document(path_or_name, {"apiVersion": API_VERSION, "kind": KIND}, features)
     builtin = _builtin_document(path_or_name)
     if builtin is not None:

@@ -57,18 +57,29 @@ class NodeScoreHeap:
         return len(self._h)
 
 
+class RankedScores(NodeScoreHeap):
+    """The same pops when every (total, randomizer) is distinct, as under ksched's
+    lowest-name rule: a heap then pops in descending key order whatever its layout, so
+    one sort replaces the emulation (``_h`` holds the nodes best last)."""
+
+    def __init__(self, names: Sequence[str], totals: Sequence[int]) -> None:
+        best_first = sorted(zip(names, totals, strict=True), key=lambda e: (-e[1], e[0]))
+        self._h = [(name, total, 0) for name, total in reversed(best_first)]
+
+    def pop(self) -> str:
+        return self._h.pop()[0]
+
+
 def build_heap(
     names: Sequence[str],
     totals: Sequence[int],
     rng: random.Random | None,
     extender_scored: bool,
 ) -> NodeScoreHeap:
-    """The heap selectHost pops; ``rng`` None is ksched's lowest-name rule."""
+    """The heap selectHost pops; ``rng`` None is ksched's lowest-name rule (Randomizers that
+    fall with the name: the pops are in total order, then name order)."""
     if rng is None:
-        rank = {name: i for i, name in enumerate(sorted(names, reverse=True))}
-        randomizers = [rank[n] for n in names]
-    elif extender_scored:
-        randomizers = [rng.getrandbits(63) for _ in names]
-    else:
-        randomizers = [0] * len(names)
-    return NodeScoreHeap(list(zip(names, totals, randomizers, strict=True)))
+        return RankedScores(names, totals)
+    # v1.35.7 draws Randomizers only for extender-scored nodes; the rest keep 0.
+    draws = [rng.getrandbits(63) for _ in names] if extender_scored else [0] * len(names)
+    return NodeScoreHeap(list(zip(names, totals, draws, strict=True)))

@@ -15,7 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from ..api.pod import Pod
+from ..framework.columns import IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
@@ -85,6 +88,12 @@ class Plugin:
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
         return 0, None
+
+    def score_array(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
+    ) -> IntArray:
+        """A pod without claims scores 0 everywhere: nothing to compute per node."""
+        return np.zeros(len(index), dtype=np.int64)
 
     def score_extensions(self) -> None:
         # DefaultNormalizeScore leaves an all-zero list at zero.

@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 
 from .features import Features
 
-DEFAULT_VERSION = "1.30"
+DEFAULT_VERSION = "1.36"
 ENV_VAR = "KSCHED_KUBERNETES_VERSION"
 
 
@@ -76,8 +76,8 @@ RELEASES: dict[str, Release] = {
             "v1.31.8",
             "ported only: every 1.31 hunk of the release audit (docs/versions.md) has a "
             "switch tested with rows following the code; no conformance corpus of 1.31",
-            f"k8s.io/kubernetes v1.31.8 {_KNI}@d732734a7; Coscheduling as "
-            "kubernetes-sigs/scheduler-plugins v0.31.8",
+            f"k8s.io/kubernetes v1.31.8 {_KNI}@d732734a7; Coscheduling as the same tree's "
+            "pkg/coscheduling (the v0.30 argument checks)",
             features_for("1.31"),
         ),
         Release(

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ksched_cli.gotyping import go_float32_g, go_key
-from ksched_cli.manifests.loader import load_cluster
+from ksched_cli.whatif.inputs import load_cluster
 
 from ..properties import bounded
 from .helpers import ksched, write

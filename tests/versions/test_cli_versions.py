@@ -123,3 +123,32 @@ def test_diff_version_options_exclusive() -> None:
     )
     assert result.exit_code == 1
     assert "--kubernetes-version names the release of both sides" in result.output
+
+
+def test_default_release_is_the_newest_verified() -> None:
+    from ksched_cli import DEFAULT_KUBE_SCHEDULER
+    from ksched_cli.versions.releases import DEFAULT_VERSION, RELEASES, release
+
+    assert DEFAULT_VERSION == "1.36" == max(RELEASES, key=lambda v: int(v.split(".")[1]))
+    assert release(DEFAULT_VERSION).patch == DEFAULT_KUBE_SCHEDULER
+
+
+@pytest.mark.parametrize(
+    ("given", "minor"),
+    [
+        ("1.35", "1.35"), ("v1.31", "1.31"), ("1.35.7", "1.35"), ("v1.33.5", "1.33"),
+        ("1.36.2", "1.36"),
+    ],
+)
+def test_patch_forms_name_their_minor(given: str, minor: str) -> None:
+    from ksched_cli.versions.releases import release
+
+    assert release(given).version == minor
+
+
+@pytest.mark.parametrize("given", ["1.29", "1.37", "2.0", "1", "1.35.x", "latest"])
+def test_unsupported_versions(given: str) -> None:
+    from ksched_cli.versions.releases import UnsupportedVersion, release
+
+    with pytest.raises(UnsupportedVersion, match=r"supported versions are 1\.30, 1\.31, 1\.32"):
+        release(given)

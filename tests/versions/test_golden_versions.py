@@ -29,6 +29,7 @@ BOUND_VOLUME = "tests/versions/clusters/bound-volume-hostname.yaml"
 NOMINATED_DELETE = "tests/versions/clusters/nominated-delete"
 RESIZE = "tests/versions/clusters/in-place-resize.yaml"
 IMAGE_VOLUME = "tests/versions/clusters/image-volume.yaml"
+FIXES = "tests/versions/clusters/release-fixes"
 
 CASES: dict[str, tuple[list[str], int]] = {
     "versions.txt": (["versions", "--changes"], 0),
@@ -143,6 +144,31 @@ CASES: dict[str, tuple[list[str], int]] = {
             2,
         )
         for v in ("1.30", "1.36")
+    },
+    # Measured against the real schedulers (docs/versions.md), each on both sides of its
+    # release: Fit's unresolvable requests (1.34), Fit scoring without pod-level requests,
+    # in-tree EBS counted without the migrated-plugins annotation (every release),
+    # DynamicResources' PostFilter without its state (1.34), a nominated pod's binding
+    # (1.33-1.34 only) and a static binding's PV/PVC events (1.32+).
+    **{
+        f"{name}.{v}.txt": ([*args, "--kubernetes-version", v], code)
+        for name, args, code, versions in (
+            ("fit-unresolvable", ["plan", f"{FIXES}/fit-unresolvable.yaml", "-o", "wide"], 2,
+             ("1.33", "1.34")),
+            ("fit-pod-level-score",
+             ["plan", f"{FIXES}/fit-pod-level-score.yaml", "--explain-pod", "default/sized"], 0,
+             ("1.36",)),
+            ("in-tree-ebs", ["plan", f"{FIXES}/in-tree-ebs.yaml", "-o", "wide"], 2,
+             ("1.30", "1.36")),
+            ("missing-claim", ["plan", f"{FIXES}/missing-claim.yaml", "-o", "wide"], 2,
+             ("1.33", "1.34")),
+            ("nominated-bind",
+             ["plan", f"{FIXES}/nominated-bind.yaml", "-o", "json", "--explain"], 2,
+             ("1.34", "1.35")),
+            ("static-binding", ["plan", f"{FIXES}/static-binding.yaml", "-o", "wide"], 2,
+             ("1.30", "1.36")),
+        )
+        for v in versions
     },
 }
 

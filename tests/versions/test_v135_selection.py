@@ -12,6 +12,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ksched_cli.engine.batching import OpportunisticBatch
 from ksched_cli.engine.tie_break import NodeScoreHeap, build_heap
@@ -129,3 +131,24 @@ def test_profile_with_system_default_spreading_never_signs() -> None:
     batch = OpportunisticBatch([("PodTopologySpread", _Defaults())])
     assert batch.sign(make_pod("p")) is None
     assert OpportunisticBatch(None).sign(make_pod("p")) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.text("abcdef", min_size=1, max_size=4), st.integers(0, 5)),
+        min_size=1,
+        max_size=40,
+        unique_by=lambda e: e[0],
+    )
+)
+def test_ranked_scores_pop_as_the_heap(entries: list[tuple[str, int]]) -> None:
+    """The lowest-name rule's fast path pops exactly as the emulated container/heap with
+    Randomizers that fall with the name (every key distinct)."""
+    from ksched_cli.engine.tie_break import RankedScores
+
+    names = [n for n, _ in entries]
+    totals = [t for _, t in entries]
+    rank = {name: i for i, name in enumerate(sorted(names, reverse=True))}
+    emulated = NodeScoreHeap([(n, t, rank[n]) for n, t in entries])
+    assert _pops(RankedScores(names, totals)) == _pops(emulated)
