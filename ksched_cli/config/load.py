@@ -303,7 +303,9 @@ def check_config(path_or_name: str, features: Features = V130) -> CheckedConfig:
     """
     written_out = features.version == DEFAULT_VERSION
     if path_or_name == DEFAULT_PROFILE and not written_out and not Path(path_or_name).exists():
-        return check_document(path_or_name, {"apiVersion": API_VERSION, "kind": KIND}, features)
+        # Nothing but apiVersion and kind: schema-clean by construction (start-up).
+        minimal = {"apiVersion": API_VERSION, "kind": KIND}
+        return check_document(path_or_name, minimal, features, schema_clean=True)
     builtin = _builtin_document(path_or_name)
     if builtin is not None:
         checked = check_document(path_or_name, builtin, features, schema_clean=True)

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from ..api.meta import DEFAULT_TIME
 from ..api.owners import owner_of
 from ..api.pod import Pod
-from ..api.storage import PersistentVolume
 from ..config.types import SchedulerConfig
 from ..extender.scheduling import Extenders, build_extenders
 from ..extender.transport import Transport
@@ -197,6 +196,7 @@ class Engine:
         """A PersistentVolume or claim written during the plan (a static binding completed
         at bind time): a PvUpdate or PvcUpdate the rejecting plugins' hints judge (v1.32+;
         v1.30's move at the bind that follows moves every pod anyway)."""
+        from ..api.storage import PersistentVolume  # storage objects: storage plans only
         from .storage_hints import StorageEvent
 
         volume = isinstance(new, PersistentVolume)

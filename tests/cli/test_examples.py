@@ -27,7 +27,7 @@ class Outcome:
 
 S, U = "Scheduled", "Unschedulable"
 TAINT_MESSAGE = (
-    "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, "
+    "0/3 nodes are available: 1 node(s) had untolerated taint(s), "
     "2 node(s) didn't match Pod's node affinity/selector."
 )
 BIG_MESSAGE = (
@@ -66,7 +66,8 @@ EXPECTED: dict[str, tuple[int, dict[str, Outcome]]] = {
         "default/cache-1": Outcome(S, "node-1"),
         "default/cache-2": Outcome(S, "node-3"),
         "default/cache-3": Outcome(
-            U, message="3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes "
+            U, message="3 node(s) didn't match pod anti-affinity rules. no new claims to "
+            "deallocate, preemption: 0/3 nodes "
             "are available: 3 No preemption victims found for incoming pod."
         ),
     }),
@@ -76,14 +77,14 @@ EXPECTED: dict[str, tuple[int, dict[str, Outcome]]] = {
     }),
     "preemption": (0, {
         "default/batch-b1": Outcome("Preempted", "node-b", preempted_by="default/payments"),
-        "default/payments": Outcome(S, "node-b", time=1),
+        "default/payments": Outcome(S, "node-b", time=0),
     }),
     "gang": (2, {
         "default/batch-0": Outcome("Preempted", "gpu-2", preempted_by="default/training-2"),
-        "default/training-0": Outcome(S, "gpu-0", time=1),
-        "default/training-1": Outcome(S, "gpu-1", time=1),
-        "default/training-2": Outcome(S, "gpu-2", time=1),
-        "default/etl-0": Outcome(U, message=GANG_TIMEOUT, time=61),
+        "default/training-0": Outcome(S, "gpu-0", time=0),
+        "default/training-1": Outcome(S, "gpu-1", time=0),
+        "default/training-2": Outcome(S, "gpu-2", time=0),
+        "default/etl-0": Outcome(U, message=GANG_TIMEOUT, time=60),
         "default/etl-1": Outcome("Gated", message="waiting for scheduling gates"),
         "default/etl-2": Outcome("Gated"),
     }),
@@ -98,7 +99,10 @@ EXPECTED: dict[str, tuple[int, dict[str, Outcome]]] = {
         "shop/log-agent-c6z64": Outcome(S, "node-a"),
         "shop/log-agent-2kmlw": Outcome(S, "node-b"),
         "shop/log-agent-qz8zq": Outcome(S, "node-c"),
-        "shop/log-agent-ggtgl": Outcome(U, message="0/4 nodes are available: 1 Insufficient cpu."),
+        "shop/log-agent-ggtgl": Outcome(
+            U, message="0/4 nodes are available: 1 Insufficient cpu, 3 node(s) didn't satisfy "
+            "plugin(s) [NodeAffinity]."
+        ),
         "shop/web-c5d6f6c4b-mswl6": Outcome(S, "node-a"),
         "shop/web-c5d6f6c4b-c9j2x": Outcome(S, "node-b"),
         "shop/web-c5d6f6c4b-2n6gs": Outcome(S, "node-c"),
@@ -113,7 +117,8 @@ EXPECTED: dict[str, tuple[int, dict[str, Outcome]]] = {
         "default/ssd-0": Outcome(S, "node-b1"),
         "default/ssd-1": Outcome(U, message=CSI_LIMIT),
         "default/reports": Outcome(
-            U, message="0/4 nodes are available: 4 node(s) had volume node affinity conflict."
+            U, message="0/4 nodes are available: 4 node(s) didn't match PersistentVolume's node "
+            "affinity."
         ),
     }),
 }
@@ -172,7 +177,8 @@ def test_preemption_respects_the_pdb(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_unschedulable_big_is_retried_after_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     _, doc = plan_json(monkeypatch, "unschedulable")
-    assert [a["time"] for a in _attempts(doc, "default/big")] == [0, 1]
+    # v1.36's queueing hints keep it in unschedulablePods: no bind can make it fit.
+    assert [a["time"] for a in _attempts(doc, "default/big")] == [0]
 
 
 def test_zone_spread_filters_zone_a_first(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -188,7 +194,7 @@ def test_gang_members_wait_then_bind_together(monkeypatch: pytest.MonkeyPatch) -
     for pod, node in (("default/training-0", "gpu-0"), ("default/training-1", "gpu-1")):
         (attempt,) = _attempts(doc, pod)
         assert (attempt["result"], attempt["node"], attempt["time"]) == ("Waiting", node, 0)
-        assert attempt["detail"]["permit"][-1] == f"allowed at t=1s: bound to {node}"
+        assert attempt["detail"]["permit"][-1] == f"allowed at t=0s: bound to {node}"
     assert [a["result"] for a in _attempts(doc, "default/training-2")] == [
         "Nominated", "Scheduled"
     ]
@@ -197,7 +203,7 @@ def test_gang_members_wait_then_bind_together(monkeypatch: pytest.MonkeyPatch) -
 def test_gang_without_quorum_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
     _, doc = plan_json(monkeypatch, "gang")
     attempts = _attempts(doc, "default/etl-0")
-    assert [(a["time"], a["result"]) for a in attempts] == [(0, "Waiting"), (31, "Waiting")]
+    assert [(a["time"], a["result"]) for a in attempts] == [(0, "Waiting"), (30, "Waiting")]
     timeout = "rejected due to timeout after waiting 30s at plugin Coscheduling"
     assert attempts[0]["detail"]["permit"][-1] == f"rejected at t=30s by Coscheduling: {timeout}"
 

@@ -226,8 +226,13 @@ def test_random_tie_break_is_reproducible_for_equal_seeds(
 
 
 def test_random_tie_break_depends_on_the_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    # zone-spread ties on every attempt, so seeds 1..3 cannot all place pods alike.
+    # zone-spread ties on every attempt, so seeds 1..3 cannot all place pods alike under
+    # v1.30's random selectHost. From v1.35 only extender-scored nodes draw a Randomizer,
+    # so without extenders every seed places the pods alike.
+    monkeypatch.setenv("KSCHED_KUBERNETES_VERSION", "1.30")
     assert len({_random(monkeypatch, seed) for seed in (1, 2, 3)}) > 1
+    monkeypatch.setenv("KSCHED_KUBERNETES_VERSION", "1.36")
+    assert len({_random(monkeypatch, seed) for seed in (1, 2, 3)}) == 1
 
 
 def test_lowest_name_is_the_default_tie_break(monkeypatch: pytest.MonkeyPatch) -> None:

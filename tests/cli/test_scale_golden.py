@@ -38,7 +38,8 @@ def spread(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_grouped_explanation(spread: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(spread)
-    args = ["cluster.yaml", "--explain-pod", "default/web-0", "--explain-pod", "default/huge"]
+    args = ["cluster.yaml", "--explain-pod", "default/web-0", "--explain-pod", "default/huge",
+            "--kubernetes-version", "1.30"]
     result = CliRunner().invoke(plan, args)
     assert result.exit_code == 2, result.output
     text = result.stdout
@@ -53,7 +54,7 @@ def test_grouped_explanation(spread: Path, monkeypatch: pytest.MonkeyPatch) -> N
 def test_top_chooses_how_many_rivals(spread: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(spread)
     result = CliRunner().invoke(plan, ["cluster.yaml", "--explain-pod", "default/web-0",
-                                       "--top", "2"])
+                                       "--top", "2", "--kubernetes-version", "1.30"])
     rows = [line for line in result.stdout.splitlines() if line.startswith("    node-")]
     assert [r.split()[0] for r in rows] == ["node-0001", "node-0002", "node-0004"]
     assert "... 677 more node(s)" in result.stdout

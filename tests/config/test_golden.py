@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from ksched_cli.cli.validate_cmd import validate
 from ksched_cli.config.builtin import builtin_names
 from ksched_cli.config.load import check_config, load_config
+from ksched_cli.versions.releases import DEFAULT_VERSION, release
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -37,9 +38,10 @@ def test_print_effective_matches_golden(name: str) -> None:
 @pytest.mark.parametrize("name", builtin_names())
 def test_effective_output_loads_back_to_the_same_configuration(name: str) -> None:
     golden = GOLDEN / f"{name}.yaml"
-    original, reloaded = load_config(name), load_config(str(golden))
+    features = release(DEFAULT_VERSION).features  # the release the goldens print
+    original, reloaded = load_config(name, features), load_config(str(golden), features)
     assert reloaded.profiles == original.profiles
-    assert check_config(str(golden)).effective == check_config(name).effective
+    assert check_config(str(golden), features).effective == check_config(name, features).effective
 
 
 def test_golden_set_is_complete() -> None:
