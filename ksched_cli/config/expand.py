@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .catalog import GO_INTERFACE, lookup
+from .catalog import GO_INTERFACE, IN_TREE_VOLUME_LIMITS, lookup
 from .model import MULTI_POINT, PluginEntry, PluginSet, ProfileV1
 from .placement import lookup_any
 from .problems import Problem, child, plain
@@ -54,6 +54,11 @@ def _where(profile: ProfileV1, entry: PluginEntry) -> str:
     return entry.origin or child(profile.path, "plugins")
 
 
+def _refused_by_validation(profile: ProfileV1, name: str) -> bool:
+    """v1.31+ validation already refused an in-tree volume-limit plugin in an enabled list."""
+    return profile.features.invalid_in_tree_volume_limits and name in IN_TREE_VOLUME_LIMITS
+
+
 class _Builder:
     def __init__(self, profile: ProfileV1) -> None:
         self.profile = profile
@@ -70,6 +75,8 @@ class _Builder:
         names: list[str] = []
         for entry in plugins.enabled:
             info = lookup_any(entry.name, self.profile)
+            if info is None and _refused_by_validation(self.profile, entry.name):
+                continue  # kube-scheduler stops at its validation error for this entry
             if info is None:
                 self.error(entry, f'{kind} "{entry.name}" does not exist')
             elif not info.implements(point):

@@ -6,7 +6,7 @@ from functools import partial
 from typing import Any
 
 from ..versions.features import Features
-from .catalog import lookup
+from .catalog import IN_TREE_VOLUME_LIMITS, lookup
 from .extenders import validate_extenders
 from .godur import format_duration, parse_duration
 from .model import API_VERSION, MULTI_POINT, ConfigV1, PluginSet, ProfileV1
@@ -73,7 +73,7 @@ def _plugin_config(profile: ProfileV1) -> list[Problem]:
         if config.name in seen:
             problems.append(duplicate(config.origin, config.name))
         seen.add(config.name)
-        if profile.features.invalid_in_tree_volume_limits and config.name in _INVALID_IN_V1:
+        if profile.features.invalid_in_tree_volume_limits and config.name in IN_TREE_VOLUME_LIMITS:
             problems.append(invalid(config.origin, config.name, _INVALID_DETAIL))
             continue  # its args are not checked
         validate = CONFIG_VALIDATORS.get(config.name)
@@ -87,8 +87,8 @@ def _plugin_config(profile: ProfileV1) -> list[Problem]:
     return problems
 
 
-# validation.go invalidPluginsByVersion (v1.31+): plugins a v1 configuration may no longer name.
-_INVALID_IN_V1 = frozenset(("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits"))
+# validation.go invalidPluginsByVersion (v1.31+): a v1 configuration may no longer name the
+# in-tree volume-limit plugins.
 _INVALID_DETAIL = (
     f'was invalid in version "{API_VERSION}" (KubeSchedulerConfiguration is version '
     f'"{API_VERSION}")'
@@ -106,7 +106,7 @@ def _invalid_plugins(profile: ProfileV1) -> list[Problem]:
         if key == MULTI_POINT:
             continue
         for j, entry in enumerate(plugins.enabled):
-            if entry.origin and entry.name in _INVALID_IN_V1:
+            if entry.origin and entry.name in IN_TREE_VOLUME_LIMITS:
                 path = child(profile.path, "plugins", key, f"enabled[{j}]")
                 problems.append(invalid(path, entry.name, _INVALID_DETAIL, entry.origin))
     return problems

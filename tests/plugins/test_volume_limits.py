@@ -103,23 +103,27 @@ def test_csi_pre_filter_and_missing_claim() -> None:
                             'looking up PVC default/nope: persistentvolumeclaim "nope" not found')
 
 
-# (name, CSINode migrated-plugins annotation, filter status of NodeVolumeLimits, of EBSLimits)
-MIGRATION_CASES: list[tuple[str, str | None, Status | None, Status | None]] = [
-    ("not migrated: EBSLimits counts", None, None, EXCEED),
-    ("migrated: NodeVolumeLimits counts", "kubernetes.io/aws-ebs", EXCEED, None),
-    ("other plugin migrated", "kubernetes.io/gce-pd", None, EXCEED),
+# (name, has a CSINode, its migrated-plugins annotation, filter status of NodeVolumeLimits,
+# of EBSLimits). v1.30.6's isCSIMigrationOn returns true for aws-ebs on any node with a
+# CSINode without reading the annotation (nodevolumelimits/utils.go): NodeVolumeLimits
+# counts the volume there and EBSLimits leaves the node to it.
+MIGRATION_CASES: list[tuple[str, bool, str | None, Status | None, Status | None]] = [
+    ("no CSINode: EBSLimits counts", False, None, None, EXCEED),
+    ("CSINode without the annotation: NodeVolumeLimits counts", True, None, EXCEED, None),
+    ("migrated: NodeVolumeLimits counts", True, "kubernetes.io/aws-ebs", EXCEED, None),
+    ("other plugin listed: NodeVolumeLimits counts", True, "kubernetes.io/gce-pd", EXCEED, None),
 ]
 
 
-@pytest.mark.parametrize(("name", "migrated", "want_csi", "want_ebs"), MIGRATION_CASES,
-                         ids=[c[0] for c in MIGRATION_CASES])
-def test_ebs_migration(name: str, migrated: str | None, want_csi: Status | None,
-                       want_ebs: Status | None) -> None:
+@pytest.mark.parametrize(("name", "has_csi_node", "migrated", "want_csi", "want_ebs"),
+                         MIGRATION_CASES, ids=[c[0] for c in MIGRATION_CASES])
+def test_ebs_migration(name: str, has_csi_node: bool, migrated: str | None,
+                       want_csi: Status | None, want_ebs: Status | None) -> None:
     node = make_node("n1", extra={"attachable-volumes-aws-ebs": "1"})
     csi_node = make_csi_node("n1", {"ebs.csi.aws.com": 1}, migrated=migrated)
     # Translation normalises aws://<zone>/<id> to the bare id: see the `same` pod below.
     run = pod_with("run", ebs("aws://us-east-1a/vol-1"), node="n1")
-    handle = make_handle([node], [run], csi_nodes=[csi_node])
+    handle = make_handle([node], [run], csi_nodes=[csi_node] if has_csi_node else [])
     pod = pod_with("p", ebs("vol-2"))
     assert run_filters(csi.Plugin(None, handle), handle, pod)[1] == {"n1": want_csi}
     assert run_filters(non_csi_ebs.Plugin(None, handle), handle, pod)[1] == {"n1": want_ebs}

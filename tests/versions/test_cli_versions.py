@@ -18,15 +18,15 @@ SIMULATE = ["simulate", f"{REQUEUE}/scenario.yaml", f"{REQUEUE}/cluster.yaml"]
 @pytest.mark.parametrize(
     ("args", "env", "message"),
     [
-        (["plan", EXAMPLE, "--kubernetes-version", "1.31"], {}, '"1.31"'),
-        (["plan", EXAMPLE, "--kubernetes-version", "1.32.5"], {}, '"1.32.5"'),
+        (["plan", EXAMPLE, "--kubernetes-version", "1.29"], {}, '"1.29"'),
+        (["plan", EXAMPLE, "--kubernetes-version", "1.37.0"], {}, '"1.37.0"'),
         (["validate", "default"], {"KSCHED_KUBERNETES_VERSION": "2.0"}, '"2.0"'),
         (["diff", EXAMPLE, "--base-version", "1.29", "--head-version", "1.36"], {}, '"1.29"'),
-        ([*SIMULATE, "--kubernetes-version", "1.33"], {}, '"1.33"'),
-        (SIMULATE, {"KSCHED_KUBERNETES_VERSION": "1.31"}, '"1.31"'),
-        (["--kubernetes-version", "1.35", "plan", EXAMPLE], {}, '"1.35"'),
+        ([*SIMULATE, "--kubernetes-version", "1.37"], {}, '"1.37"'),
+        (SIMULATE, {"KSCHED_KUBERNETES_VERSION": "latest"}, '"latest"'),
+        (["--kubernetes-version", "1.28", "plan", EXAMPLE], {}, '"1.28"'),
         (["capacity", "examples/capacity/workloads/worker-pod.yaml",
-          "examples/capacity/cluster.yaml", "--kubernetes-version", "1.34"], {}, '"1.34"'),
+          "examples/capacity/cluster.yaml", "--kubernetes-version", "1.35.x"], {}, '"1.35.x"'),
     ],
 )
 def test_unsupported_version_is_one_line(
@@ -35,7 +35,8 @@ def test_unsupported_version_is_one_line(
     result = CliRunner().invoke(cli, args, env=env)
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        f"error: unsupported Kubernetes version {message}: supported versions are 1.30, 1.32, 1.36"
+        f"error: unsupported Kubernetes version {message}: supported versions are "
+        "1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36"
     ]
 
 
@@ -44,10 +45,18 @@ def test_versions_lists_patch_and_verification() -> None:
     assert result.exit_code == 0
     rows = {r["version"]: r for r in json.loads(result.stdout)}
     assert [(v, r["replays"], r["default"]) for v, r in rows.items()] == [
-        ("1.30", "v1.30.6", True),
+        ("1.30", "v1.30.6", False),
+        ("1.31", "v1.31.8", False),
         ("1.32", "v1.32.5", False),
-        ("1.36", "v1.36.3", False),
+        ("1.33", "v1.33.3", False),
+        ("1.34", "v1.34.7", False),
+        ("1.35", "v1.35.7", False),
+        ("1.36", "v1.36.2", True),
     ]
+    # Each release with a corpus of the real scheduler says so; 1.31 is ported only.
+    assert "ported only" in rows["1.31"]["verified"]
+    for v in ("1.32", "1.33", "1.34", "1.35", "1.36"):
+        assert "decided by the real kube-scheduler" in rows[v]["verified"], v
     assert rows["1.30"]["changes"] == []
     assert {c["switch"] for c in rows["1.32"]["changes"]} == set(features_for("1.32").changed())
     assert all(c["release"] <= "1.32" for c in rows["1.32"]["changes"])

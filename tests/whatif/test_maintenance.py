@@ -140,7 +140,11 @@ def test_capacity_of_a_chart_workload(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--workload", "frontend"], 'error: --workload: "frontend": expected KIND/NAME, KIND '
          "one of Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, "
          "Job, CronJob"),
-        (["-n", "shop"], "error: --namespace: -n needs --workload KIND/NAME"),
+        # -n alone places manifests without a namespace (kubectl apply -n): the chart
+        # still holds four workloads to choose from.
+        (["-n", "shop"], f"{EXAMPLE}/shop: error: 4 workloads (deployment/frontend -n shop, "
+         "deployment/cart -n shop, statefulset/db -n shop, job/migrate -n shop): choose one "
+         "with --workload KIND/NAME"),
     ],
 )
 def test_capacity_pick_errors(monkeypatch: pytest.MonkeyPatch, args: list[str],
