@@ -127,9 +127,9 @@ def test_gang_story_shows_the_tie_and_the_permit_wait(page: Page, tmp_path: Path
     html = reports("gang").html
     _open(page, html, tmp_path / "report.html")
     story = _story(page, "default/training-0")["attempts"][0]
-    assert story["totals"] == {"gpu-0": 425, "gpu-1": 425}
-    assert "Tie: gpu-0 shared the top total 425 with 1 node(s) (gpu-1)" in story["text"]
-    assert "Coscheduling: waited from t=0s, allowed at t=1s (timeout t=30s)" in story["text"]
+    assert story["totals"] == {"gpu-0": 412, "gpu-1": 412}  # v1.36's scores
+    assert "Tie: gpu-0 shared the top total 412 with 1 node(s) (gpu-1)" in story["text"]
+    assert "Coscheduling: waited from t=0s, allowed at t=0s (timeout t=30s)" in story["text"]
     # A link into the page opens a story too.
     page.evaluate("location.hash = '#pod=default%2Fetl-0'")
     page.wait_for("document.getElementById('story-title').textContent === 'default/etl-0'")
@@ -307,7 +307,8 @@ def test_simulate_report_in_chromium(page: Page, tmp_path: Path) -> None:
 
 
 def test_diff_with_a_drain_in_chromium(page: Page, tmp_path: Path) -> None:
-    args = ("examples/drain/cluster.yaml", "--drain", "node-a")
+    # A timeout keeps the budget's refusal final (without one the drain waits it out).
+    args = ("examples/drain/cluster.yaml", "--drain", "node-a", "--drain-timeout", "1s")
     with pytest.MonkeyPatch.context() as mp:
         result = run_diff(mp, *args, "-o", "html")
         doc = json.loads(run_diff(mp, *args, "-o", "json").stdout)
@@ -382,7 +383,8 @@ def test_report_opens_on_what_did_not_fit(page: Page, tmp_path: Path) -> None:
 
 
 def test_blocked_drain_is_shown_at_the_top(page: Page, tmp_path: Path) -> None:
-    args = ("examples/drain/cluster.yaml", "--drain", "node-a")
+    # A timeout keeps the budget's refusal final (without one the drain waits it out).
+    args = ("examples/drain/cluster.yaml", "--drain", "node-a", "--drain-timeout", "1s")
     with pytest.MonkeyPatch.context() as mp:
         result = run(mp, *args, "-o", "html")
         doc = json.loads(run(mp, *args, "-o", "json").stdout)
