@@ -127,7 +127,9 @@ def schedule_pod(
     from .tie_break import build_heap
 
     scored_by_extenders = any(e.config.prioritize_verb for e in sampler.extenders.items)
-    heap = build_heap(scores.names, scores.total.tolist(), sampler.rng, scored_by_extenders)
+    heap = build_heap(
+        scores.names, scores.total.tolist(), sampler.rng, scored_by_extenders, scores.name_rank
+    )
     host = heap.pop()
     if batch is not None:
         batch.store(batching.signature, batching.hint, host, heap, cycle, now)

@@ -17,6 +17,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import numpy as np
+
+from ..framework.columns import IntArray
+
 
 class NodeScoreHeap:
     """Go's container/heap over (name, total, randomizer), the highest first."""
@@ -60,14 +64,22 @@ class NodeScoreHeap:
 class RankedScores(NodeScoreHeap):
     """The same pops when every (total, randomizer) is distinct, as under ksched's
     lowest-name rule: a heap then pops in descending key order whatever its layout, so
-    one sort replaces the emulation (``_h`` holds the nodes best last)."""
+    one sort replaces the emulation (the names kept best last)."""
 
-    def __init__(self, names: Sequence[str], totals: Sequence[int]) -> None:
-        best_first = sorted(zip(names, totals, strict=True), key=lambda e: (-e[1], e[0]))
-        self._h = [(name, total, 0) for name, total in reversed(best_first)]
+    def __init__(
+        self, names: Sequence[str], totals: Sequence[int], name_rank: IntArray | None = None
+    ) -> None:
+        if name_rank is None:
+            best_first = sorted(range(len(names)), key=lambda i: (-totals[i], names[i]))
+        else:  # the columns' name order: one C sort over (total, rank)
+            best_first = np.lexsort((name_rank, -np.asarray(totals))).tolist()
+        self._names = [names[i] for i in reversed(best_first)]
 
     def pop(self) -> str:
-        return self._h.pop()[0]
+        return self._names.pop()
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 def build_heap(
@@ -75,11 +87,12 @@ def build_heap(
     totals: Sequence[int],
     rng: random.Random | None,
     extender_scored: bool,
+    name_rank: IntArray | None = None,
 ) -> NodeScoreHeap:
     """The heap selectHost pops; ``rng`` None is ksched's lowest-name rule (Randomizers that
     fall with the name: the pops are in total order, then name order)."""
     if rng is None:
-        return RankedScores(names, totals)
+        return RankedScores(names, totals, name_rank)
     # v1.35.7 draws Randomizers only for extender-scored nodes; the rest keep 0.
     draws = [rng.getrandbits(63) for _ in names] if extender_scored else [0] * len(names)
     return NodeScoreHeap(list(zip(names, totals, draws, strict=True)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -150,5 +151,9 @@ def test_ranked_scores_pop_as_the_heap(entries: list[tuple[str, int]]) -> None:
     names = [n for n, _ in entries]
     totals = [t for _, t in entries]
     rank = {name: i for i, name in enumerate(sorted(names, reverse=True))}
-    emulated = NodeScoreHeap([(n, t, rank[n]) for n, t in entries])
-    assert _pops(RankedScores(names, totals)) == _pops(emulated)
+    emulated = _pops(NodeScoreHeap([(n, t, rank[n]) for n, t in entries]))
+    assert _pops(RankedScores(names, totals)) == emulated
+    # With the columns' name ranks (ascending names), as the engine passes them.
+    by_name = {name: i for i, name in enumerate(sorted(names))}
+    name_rank = np.array([by_name[n] for n in names], dtype=np.int64)
+    assert _pops(RankedScores(names, totals, name_rank)) == emulated
