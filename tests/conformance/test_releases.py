@@ -20,7 +20,7 @@ from ksched_cli.render.document import plan_document
 from ksched_cli.versions.releases import release
 from ksched_cli.whatif.inputs import load_cluster
 
-from .test_conformance import _attempt, _pods
+from .test_conformance import assert_same_plan
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 _FULL = os.environ.get("CI") == "true" or os.environ.get("KSCHED_CONFORMANCE") == "all"
@@ -63,10 +63,4 @@ def test_release_case(version: str, case: Path) -> None:
     config = load_config(str(case / "profile.yaml"), features)
     loaded = load_cluster([str(case / "cluster.yaml")], kubernetes_version=version)
     actual = plan_document(Engine(config, loaded.cluster).run(), explain=True)
-    expected = json.loads((case / "expected.json").read_text())
-    assert _pods(actual) == _pods(expected)
-    got = [_attempt(a) for a in actual["attempts"]]
-    want = [_attempt(a) for a in expected["attempts"]]
-    for i, (g, w) in enumerate(zip(got, want, strict=False)):
-        assert g == w, f"attempt {i} ({w['pod']})"
-    assert len(got) == len(want)
+    assert_same_plan(actual, json.loads((case / "expected.json").read_text()))
