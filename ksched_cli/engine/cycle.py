@@ -291,9 +291,7 @@ class SchedulingCycle:
         pod.start_time = engine.start_time_now()
         engine.decide(pod, rec.SCHEDULED, node=host)
         if pod.nominated_node_name and not engine.features.binding_not_a_pod_delete:
-            # v1.33-v1.34: the bound pod leaves the unscheduled-pod informer as a delete
-            # of the pod as it was, still nominated.
-            engine.nomination_ended(replace(pod))
+            engine.nomination_ended(replace(pod))  # v1.33-v1.34: leaving the informer
         engine.cluster_changed(PodEvent(ADD, pod, host))
         fwk.run_post_bind(state, pod, host)
         engine.pod_bound(pod)
