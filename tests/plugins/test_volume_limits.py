@@ -106,7 +106,9 @@ def test_csi_pre_filter_and_missing_claim() -> None:
 # (name, has a CSINode, its migrated-plugins annotation, filter status of NodeVolumeLimits,
 # of EBSLimits). v1.30.6's isCSIMigrationOn returns true for aws-ebs on any node with a
 # CSINode without reading the annotation (nodevolumelimits/utils.go): NodeVolumeLimits
-# counts the volume there and EBSLimits leaves the node to it.
+# counts the volume there and EBSLimits leaves the node to it. Upstream's own row agrees:
+# v1.36.2 csi_test.go "should count in-tree volumes if migration is enabled" builds its
+# CSINode without the annotation and expects the max-volume-count rejection.
 MIGRATION_CASES: list[tuple[str, bool, str | None, Status | None, Status | None]] = [
     ("no CSINode: EBSLimits counts", False, None, None, EXCEED),
     ("CSINode without the annotation: NodeVolumeLimits counts", True, None, EXCEED, None),
