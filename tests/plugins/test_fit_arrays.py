@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from ksched_cli.api.node import Node
 from ksched_cli.engine.snapshot import Snapshot
 from ksched_cli.framework.cycle_state import CycleState
 from ksched_cli.plugins.noderesources.fit import PRE_FILTER_STATE_KEY, Fit
@@ -15,19 +16,26 @@ from tests.fakes import FakeHandle, make_node, make_pod
 GPU = "example.com/gpu"
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_fit_mask_is_the_filter_on_every_node(seed: int) -> None:
-    rng = random.Random(seed)
-    nodes = [
+def _random_nodes(
+    rng: random.Random, count: int, pods: list[int], extra: dict[str, str]
+) -> list[Node]:
+    """Nodes of mixed cpu, memory, pod and GPU capacity (``extra`` added to each)."""
+    return [
         make_node(
             f"n{i}",
             cpu=f"{rng.choice([500, 1000, 2000])}m",
             memory=f"{rng.choice([1, 2])}Gi",
-            pods=str(rng.choice([1, 2, 3, 110])),
-            extra={GPU: str(rng.choice([0, 1, 2])), "ephemeral-storage": "1Gi"},
+            pods=str(rng.choice(pods)),
+            extra={GPU: str(rng.choice([0, 1, 2])), **extra},
         )
-        for i in range(30)
+        for i in range(count)
     ]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_fit_mask_is_the_filter_on_every_node(seed: int) -> None:
+    rng = random.Random(seed)
+    nodes = _random_nodes(rng, 30, [1, 2, 3, 110], {"ephemeral-storage": "1Gi"})
     snapshot = Snapshot(nodes)
     for k in range(40):
         info = snapshot.get(f"n{rng.randrange(30)}")
@@ -68,16 +76,7 @@ def test_fit_statuses_are_the_filter_statuses(seed: int, version: str) -> None:
     from ksched_cli.versions.releases import features_for
 
     rng = random.Random(seed)
-    nodes = [
-        make_node(
-            f"n{i}",
-            cpu=f"{rng.choice([500, 1000, 2000])}m",
-            memory=f"{rng.choice([1, 2])}Gi",
-            pods=str(rng.choice([1, 2, 110])),
-            extra={GPU: str(rng.choice([0, 1, 2]))},
-        )
-        for i in range(20)
-    ]
+    nodes = _random_nodes(rng, 20, [1, 2, 110], {})
     features = features_for(version)
     snapshot = Snapshot(nodes, features)
     for k in range(25):
