@@ -128,9 +128,9 @@ def schedule_pod(
 
     scored_by_extenders = any(e.config.prioritize_verb for e in sampler.extenders.items)
     heap = build_heap(
-        scores.names, scores.total.tolist(), sampler.rng, scored_by_extenders, scores.name_rank
+        scores.names, scores.total, sampler.rng, scored_by_extenders, scores.name_rank
     )
-    host = heap.pop()
+    host, scores.chosen = heap.pop_with_index()
     if batch is not None:
         batch.store(batching.signature, batching.hint, host, heap, cycle, now)
     return ScheduleResult(host, feasible, evaluated, diagnosis, scores)

@@ -57,6 +57,10 @@ class NodeScoreHeap:
         self._down(0, n)
         return self._h.pop()[0]
 
+    def pop_with_index(self) -> tuple[str, int]:
+        """The next node and its place among the scored nodes (-1: not kept here)."""
+        return self.pop(), -1
+
     def __len__(self) -> int:
         return len(self._h)
 
@@ -67,24 +71,32 @@ class RankedScores(NodeScoreHeap):
     one sort replaces the emulation (the names kept best last)."""
 
     def __init__(
-        self, names: Sequence[str], totals: Sequence[int], name_rank: IntArray | None = None
+        self, names: Sequence[str], totals: Sequence[int] | IntArray, name_rank: IntArray | None = None
     ) -> None:
         if name_rank is None:
-            best_first = sorted(range(len(names)), key=lambda i: (-totals[i], names[i]))
+            values = _as_list(totals)
+            best_first = sorted(range(len(names)), key=lambda i: (-values[i], names[i]))
         else:  # the columns' name order: one C sort over (total, rank)
             best_first = np.lexsort((name_rank, -np.asarray(totals))).tolist()
-        self._names = [names[i] for i in reversed(best_first)]
+        best_first.reverse()
+        # Names are looked up as they are popped: most pods pop one or two of them.
+        self._names = names
+        self._order = best_first
 
     def pop(self) -> str:
-        return self._names.pop()
+        return self._names[self._order.pop()]
+
+    def pop_with_index(self) -> tuple[str, int]:
+        at = self._order.pop()
+        return self._names[at], at
 
     def __len__(self) -> int:
-        return len(self._names)
+        return len(self._order)
 
 
 def build_heap(
     names: Sequence[str],
-    totals: Sequence[int],
+    totals: Sequence[int] | IntArray,
     rng: random.Random | None,
     extender_scored: bool,
     name_rank: IntArray | None = None,
@@ -95,4 +107,8 @@ def build_heap(
         return RankedScores(names, totals, name_rank)
     # v1.35.7 draws Randomizers only for extender-scored nodes; the rest keep 0.
     draws = [rng.getrandbits(63) for _ in names] if extender_scored else [0] * len(names)
-    return NodeScoreHeap(list(zip(names, totals, draws, strict=True)))
+    return NodeScoreHeap(list(zip(names, _as_list(totals), draws, strict=True)))
+
+
+def _as_list(totals: Sequence[int] | IntArray) -> list[int]:
+    return totals.tolist() if isinstance(totals, np.ndarray) else list(totals)
