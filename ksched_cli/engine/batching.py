@@ -141,14 +141,20 @@ class OpportunisticBatch:
         self._state: _State | None = None
         self._last = _Cycle()
         self.batched = 0
+        # Plugins that share a signer (Fit and BalancedAllocation, the volume plugins...)
+        # give the same fragments: each signer runs once per pod.
+        self._signers: list[tuple[Signer, Any]] = []
+        for name, pl in plugins or ():
+            if all(SIGNERS[name] is not signer for signer, _ in self._signers):
+                self._signers.append((SIGNERS[name], pl))
 
     def sign(self, pod: Pod) -> tuple[Any, ...] | None:
         """SignPod: None when the profile or the pod cannot be signed."""
         if self._plugins is None:
             return None
         sig: dict[str, Any] = {"SchedulerName": pod.scheduler_name}
-        for name, pl in self._plugins:
-            fragments = SIGNERS[name](pl, pod)
+        for signer, pl in self._signers:
+            fragments = signer(pl, pod)
             if fragments is UNSIGNABLE:
                 return None
             assert isinstance(fragments, list)

@@ -71,7 +71,10 @@ class RankedScores(NodeScoreHeap):
     one sort replaces the emulation (the names kept best last)."""
 
     def __init__(
-        self, names: Sequence[str], totals: Sequence[int] | IntArray, name_rank: IntArray | None = None
+        self,
+        names: Sequence[str],
+        totals: Sequence[int] | IntArray,
+        name_rank: IntArray | None = None,
     ) -> None:
         if name_rank is None:
             values = _as_list(totals)

@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 
     IntArray = npt.NDArray[np.int64]
     BoolArray = npt.NDArray[np.bool_]
+    FloatArray = npt.NDArray[np.float64]
 else:  # numpy.typing costs tens of milliseconds to import; annotations only need a name
-    IntArray = BoolArray = np.ndarray
+    IntArray = BoolArray = FloatArray = np.ndarray
 
 
 T = TypeVar("T")

@@ -156,12 +156,14 @@ def test_array_path_equals_per_node(
                   st.integers(0, 64000)),
         min_size=1, max_size=6,
     ),
-    st.integers(0, 8000), st.integers(0, 32000),
+    st.integers(0, 8000), st.integers(0, 32000), st.sampled_from([CPU_MEM, CPU_MEM[:1]]),
 )
 def test_change_in_balance_arrays_equal_per_node(
-    shapes: list[tuple[int, int, int, int]], pod_cpu: int, pod_mem: int
+    shapes: list[tuple[int, int, int, int]], pod_cpu: int, pod_mem: int,
+    resources: list[ResourceSpec],
 ) -> None:
-    """Random nodes (allocatable, then one running pod's requests): both paths agree."""
+    """Random nodes (allocatable, then one running pod's requests), two resources or one:
+    both paths agree."""
     assume(pod_cpu or pod_mem)  # a best-effort pod is skipped at PreScore, never scored
     nodes = [
         make_node(f"n{i}", cpu=f"{c}m", memory=str(m)) for i, (c, m, _, _) in enumerate(shapes)
@@ -171,11 +173,14 @@ def test_change_in_balance_arrays_equal_per_node(
         for i, (_, _, rc, rm) in enumerate(shapes) if rc or rm
     ]
     handle = FakeHandle(nodes, running, features=release("1.36").features)
-    plugin = BalancedAllocation(NodeResourcesBalancedAllocationArgs(CPU_MEM), handle)
+    plugin = BalancedAllocation(NodeResourcesBalancedAllocationArgs(resources), handle)
     pod = make_pod("pod", requests={"cpu": f"{pod_cpu}m", "memory": str(pod_mem)})
     state = CycleState()
     infos = handle.snapshot.list()
-    plugin.pre_score(state, pod, infos)
+    skipped = plugin.pre_score(state, pod, infos)
+    if skipped is not None:  # nothing of the scored resources requested: never scored
+        assert skipped.code == Code.SKIP
+        return
     per_node = [plugin.score(state, pod, ni)[0] for ni in infos]
     assert all(50 <= s <= 100 for s in per_node)
     columns = infos[0].columns

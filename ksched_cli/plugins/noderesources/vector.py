@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...config.args import LEAST_ALLOCATED, MOST_ALLOCATED
-from ...framework.columns import BoolArray, IntArray, NodeColumns
+from ...framework.columns import BoolArray, FloatArray, IntArray, NodeColumns
 from ...framework.status import Status
 from ...framework.types import MAX_NODE_SCORE
 from .resource_allocation import _CPU, _EPHEMERAL, _MEMORY, _SCALAR, ResourceAllocationScorer
@@ -123,30 +123,41 @@ def balanced_scores(
     pairs = _pairs(scorer, pod_requests, columns, index)
     if len(pairs) > 2:
         return None
-    with_pod = _balance(pairs, len(index))
+    present = [alloc != 0 for alloc, _ in pairs]
+    # The divisors are the same with the pod and without it: made once.
+    divisors = [
+        np.where(p, alloc, 1).astype(np.float64)
+        for p, (alloc, _) in zip(present, pairs, strict=True)
+    ]
+    with_pod = _balance([req for _, req in pairs], present, divisors, len(index))
     if not change_in_balance:
         return with_pod
     before = [
-        (alloc, np.where(alloc != 0, req - pod_request, 0))
-        for (alloc, req), pod_request in zip(pairs, pod_requests, strict=True)
+        np.where(p, req - pod_request, 0)
+        for p, (_, req), pod_request in zip(present, pairs, pod_requests, strict=True)
     ]
     half = MAX_NODE_SCORE // 2
-    result: IntArray = half + (half + with_pod - _balance(before, len(index))) // 2
+    without = _balance(before, present, divisors, len(index))
+    result: IntArray = half + (half + with_pod - without) // 2
     return result
 
 
-def _balance(pairs: list[tuple[IntArray, IntArray]], count: int) -> IntArray:
+def _balance(
+    requests: list[IntArray], present: list[BoolArray], divisors: list[FloatArray], count: int
+) -> IntArray:
     """(1 - std) * MaxNodeScore of the capped fractions, truncated, per node."""
-    fractions = []
-    for alloc, req in pairs:
-        present = alloc != 0
-        fraction = np.minimum(
-            req.astype(np.float64) / np.where(present, alloc, 1).astype(np.float64), 1.0
-        )
-        fractions.append((present, fraction))
-    std = np.zeros(count, dtype=np.float64)
-    if len(fractions) == 2:
-        (p0, f0), (p1, f1) = fractions
-        std = np.where(p0 & p1, np.abs((f0 - f1) / 2), 0.0)
-    result: IntArray = ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
+    if len(requests) != 2:
+        return np.full(count, MAX_NODE_SCORE, dtype=np.int64)  # one resource: no deviation
+    # In place, in Go's order: min(req / alloc, 1) per resource, |f0 - f1| / 2, masked.
+    f0, f1 = (
+        np.minimum(np.true_divide(req, divisor), 1.0)
+        for req, divisor in zip(requests, divisors, strict=True)
+    )
+    std = np.subtract(f0, f1, out=f0)
+    std /= 2
+    np.abs(std, out=std)
+    std[~(present[0] & present[1])] = 0.0
+    np.subtract(1, std, out=std)
+    std *= float(MAX_NODE_SCORE)
+    result: IntArray = std.astype(np.int64)
     return result
