@@ -6,6 +6,10 @@
     python benchmarks/run.py --profile basic # cProfile the plan, top functions
     python benchmarks/run.py --kubernetes-version 1.30 basic   # another release (default:
                                              # ksched's default release)
+    python benchmarks/run.py --whole basic   # also time the whole `ksched plan FILE` command
+
+Each workload with a reference shows the real kube-scheduler's one-shot loop on this
+machine kind beside it (`REFERENCE`): v1.36.2's for every release, and v1.30.6's too.
 
 Each workload runs in its own process so that peak RSS is its own. Manifests are
 written to a temporary YAML file and read back through the normal loader. `plan s`
@@ -35,6 +39,18 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.workloads import WORKLOADS, node, pod
+
+# Pods/s of the real kube-scheduler framework in a one-shot loop (loop only: no YAML,
+# no framework construction, no output) on this machine kind, best of 3: v1.36.2 as
+# measured for issue 28, v1.30.6 for issue 16. The targets are twice these.
+REFERENCE: dict[str, dict[str, float]] = {
+    "v1.36.2": {"basic-500": 3040, "basic": 1442, "preemption": 99.6},
+    "v1.30.6": {
+        "basic": 682, "basic-large": 682, "full-cluster": 682, "topology-spreading": 460,
+        "pod-anti-affinity": 60, "pod-affinity": 35, "preemption": 80,
+        "spread-preemption": 80, "anti-affinity-preemption": 80,
+    },
+}
 
 
 def _run_one(
@@ -168,16 +184,54 @@ def _fifths(started: float, stamps: list[float], pods: list[str]) -> list[float]
     return out
 
 
+def _cached_env(tmp: str) -> dict[str, str]:
+    """Bytecode cached (even where PYTHONDONTWRITEBYTECODE is set), outside the tree."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
+    return env
+
+
+def _ksched() -> list[str]:
+    ksched = Path(sys.executable).parent / "ksched"
+    return [str(ksched)] if ksched.exists() else [sys.executable, "-m", "ksched_cli"]
+
+
+def _whole(name: str, version: str) -> float:
+    """Wall seconds of `ksched plan FILE` (start-up, loading, planning, the table written
+    to a file), bytecode cached by a 1-node plan first."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = _cached_env(tmp)
+        one, path, out = Path(tmp) / "one.yaml", Path(tmp) / f"{name}.yaml", Path(tmp) / "out"
+        one.write_text(yaml.safe_dump_all([node(0), pod("p")]))
+        with path.open("w") as stream:
+            yaml.dump_all(
+                WORKLOADS[name](), stream, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+            )
+        release_args = ["--kubernetes-version", version] if version else []
+        subprocess.run([*_ksched(), "plan", str(one)], capture_output=True, check=True, env=env)
+        with out.open("w") as sink:
+            started = time.perf_counter()
+            subprocess.run(
+                [*_ksched(), "plan", str(path), *release_args], stdout=sink, check=False, env=env
+            )
+            return time.perf_counter() - started
+
+
+def _against_references(name: str, rate: float) -> str:
+    parts = []
+    for label, table in REFERENCE.items():
+        if name in table:
+            parts.append(f"{rate / table[name]:.2f}x {label}")
+    return ", ".join(parts)
+
+
 def _startup() -> dict[str, float]:
     """Median of 10 wall-clock runs of `ksched --help` and of a 1-node plan, in ms."""
-    ksched = Path(sys.executable).parent / "ksched"
-    cmd = [str(ksched)] if ksched.exists() else [sys.executable, "-m", "ksched_cli"]
+    cmd = _ksched()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "one.yaml"
         path.write_text(yaml.safe_dump_all([node(0), pod("p")]))
-        # Bytecode cached (even where PYTHONDONTWRITEBYTECODE is set), outside the tree.
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
+        env = _cached_env(tmp)
         out = {}
         for label, args in (("help_ms", ["--help"]), ("plan_1_node_ms", ["plan", str(path)])):
             subprocess.run([*cmd, *args], capture_output=True, check=True, env=env)  # warm up
@@ -213,6 +267,11 @@ def main() -> int:
         default="",
         metavar="VERSION",
         help="the kube-scheduler release to replay (default: ksched's default release)",
+    )
+    parser.add_argument(
+        "--whole",
+        action="store_true",
+        help="also time the whole `ksched plan FILE` command (start-up, YAML, output)",
     )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -255,6 +314,17 @@ def main() -> int:
             f"  | {r['plan_cpu_s']}  {' '.join(str(f) for f in r['cpu_fifths'])}"
             + (f"  (spooled {r['spooled_mib']:,} MiB)" if "spooled_mib" in r else "")
         )
+        against = _against_references(name, r["pods_per_s"])
+        if against:
+            print(f"{'':<20}engine against the real loop: {against}")
+        if args.whole:
+            seconds = _whole(name, args.kubernetes_version)
+            rate = r["pending"] / seconds
+            against = _against_references(name, rate)
+            print(
+                f"{'':<20}whole command: {seconds:.2f} s, {rate:.1f} pods/s"
+                + (f" ({against})" if against else "")
+            )
     return 0
 
 

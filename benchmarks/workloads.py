@@ -74,6 +74,11 @@ def basic_large() -> Iterator[Doc]:
     return basic(5000, 1000, 50000)
 
 
+def basic_500() -> Iterator[Doc]:
+    """The small cluster of issue 28's reference table: 500 nodes, 1,000 pods."""
+    return basic(500, 100, 1000)
+
+
 SHAPES = (("100m", "500Mi"), ("250m", "1Gi"), ("500m", "512Mi"), ("1", "2Gi"), ("50m", "128Mi"))
 
 
@@ -329,6 +334,7 @@ def workload_pods(nodes: int = 5000, replicas: int = 5000) -> Iterator[Doc]:
 
 WORKLOADS: dict[str, Callable[[], Iterator[Doc]]] = {
     "basic": basic,
+    "basic-500": basic_500,
     "basic-large": basic_large,
     "full-cluster": full_cluster,
     "topology-spreading": topology_spreading,

@@ -189,6 +189,12 @@ def test_change_in_balance_arrays_equal_per_node(
     arrays = plugin.score_array(state, pod, columns, index)
     assert arrays is not None
     assert arrays.tolist() == per_node
+    # A pod bound since: the array path's balances without the pod follow it.
+    infos[-1].add_pod(make_pod("later", requests={"cpu": "500m", "memory": "1000"}, node="n0"))
+    per_node = [plugin.score(state, pod, ni)[0] for ni in infos]
+    arrays = plugin.score_array(state, pod, columns, index)
+    assert arrays is not None
+    assert arrays.tolist() == per_node
 
 
 @pytest.mark.parametrize(("version", "skipped"), [("1.30", False), ("1.32", False), ("1.36", True)])

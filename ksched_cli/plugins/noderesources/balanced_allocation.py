@@ -8,7 +8,7 @@ the score is how much the pod improves that balance (``balance_change_score``).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...api.pod import Pod
 from ...config.args import NodeResourcesBalancedAllocationArgs
@@ -111,9 +111,24 @@ class BalancedAllocation:
         requests = self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod)
         if not self.scorer.resources:
             return None
-        return balanced_scores(
-            self.scorer, requests, columns, index, change_in_balance=self.change_in_balance
-        )
+        if not self.change_in_balance:
+            return balanced_scores(self.scorer, requests, columns, index)
+        # A node's balance without the pod depends on the pod only through which extended
+        # resources it requests: a live column per such set, kept current on every bind.
+        included = self.scorer.requested_scalars(requests)
+        without = columns.match_counts((NAME, self, included), self._balance_without(included))
+        return balanced_scores(self.scorer, requests, columns, index, without[index])
+
+    def _balance_without(self, included: tuple[bool, ...]) -> Callable[[NodeInfo], int]:
+        """The per-node balance before any pod requesting the extended resources flagged in
+        ``included`` (the reference function itself, once per node change)."""
+        stand_in = [1 if flag else 0 for flag in included]
+
+        def balance(node_info: NodeInfo) -> int:
+            _, allocated, allocatable = self.scorer.lists(node_info, stand_in)
+            return balanced_resource_scorer(allocated, allocatable)
+
+        return balance
 
     def score_extensions(self) -> ScoreExtensions | None:
         return None

@@ -137,6 +137,14 @@ class ResourceAllocationScorer:
         return self.scorer(requested, allocatable), None
 
 
+    def requested_scalars(self, pod_requests: Sequence[int]) -> tuple[bool, ...]:
+        """Per configured resource, whether it is an extended resource the pod requests
+        (the only way the pod decides whether a resource is left out)."""
+        return tuple(
+            kind == _SCALAR and request != 0
+            for kind, request in zip(self._kinds, pod_requests, strict=True)
+        )
+
     def lists(
         self, node_info: NodeInfo, pod_requests: Sequence[int]
     ) -> tuple[list[int], list[int], list[int]]:

@@ -116,28 +116,22 @@ def balanced_scores(
     pod_requests: Sequence[int],
     columns: NodeColumns,
     index: IntArray,
-    change_in_balance: bool = False,
+    without: IntArray | None = None,
 ) -> IntArray | None:
-    """balancedResourceScorer for up to two resources (the std-deviation shortcut); with
-    ``change_in_balance`` v1.36's score of the balance with the pod against without it."""
+    """balancedResourceScorer for up to two resources (the std-deviation shortcut); given
+    each node's balance ``without`` the pod, v1.36's score of the change in balance."""
     pairs = _pairs(scorer, pod_requests, columns, index)
     if len(pairs) > 2:
         return None
     present = [alloc != 0 for alloc, _ in pairs]
-    # The divisors are the same with the pod and without it: made once.
     divisors = [
         np.where(p, alloc, 1).astype(np.float64)
         for p, (alloc, _) in zip(present, pairs, strict=True)
     ]
     with_pod = _balance([req for _, req in pairs], present, divisors, len(index))
-    if not change_in_balance:
+    if without is None:
         return with_pod
-    before = [
-        np.where(p, req - pod_request, 0)
-        for p, (_, req), pod_request in zip(present, pairs, pod_requests, strict=True)
-    ]
     half = MAX_NODE_SCORE // 2
-    without = _balance(before, present, divisors, len(index))
     result: IntArray = half + (half + with_pod - without) // 2
     return result
 
