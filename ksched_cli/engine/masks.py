@@ -59,16 +59,54 @@ def walk_with_masks(
     order = np.concatenate((positions[start:], positions[:start])) if start else positions
     vector = [m for _, m in masks if m is not None]
     passing = np.logical_and.reduce(vector) if vector else np.ones(columns.size, dtype=np.bool_)
-    special = np.zeros(columns.size, dtype=np.bool_)
     by_name = columns.by_name
-    special[[by_name[n].column_index for n in fwk.nominated_node_names() if n in by_name]] = True
-    clear = passing[order] & ~special[order]
+    nominated = [by_name[n].column_index for n in fwk.nominated_node_names() if n in by_name]
+    special = np.zeros(columns.size, dtype=np.bool_)
+    if nominated:
+        special[nominated] = True
+        clear = passing[order] & ~special[order]
+    else:  # the common case: no node carries nominated pods
+        clear = passing[order]
     if len(vector) < len(masks):
         return (*_walk_mixed(fwk, state, pod, columns, order, special, masks, to_find), 0)
-    cum = np.cumsum(clear)
+    found = np.flatnonzero(clear)
     extra: list[int] = []
     failed: Failed = []
-    # Nodes with nominated pods may still pass: check them one by one, in order.
+    if nominated:
+        walk = (order, special, clear, to_find)
+        _check_nominated(fwk, state, pod, columns, masks, walk, extra, failed)
+    if extra:
+        chosen = np.array(sorted([*found[:to_find].tolist(), *extra])[:to_find], dtype=np.int64)
+    else:
+        chosen = found[:to_find]
+    # Every node a mask rejected before the last chosen one was visited and failed.
+    end = int(chosen[-1]) if len(chosen) >= to_find else n
+    visited = order[:end]
+    missed = ~passing[visited]
+    rejected = visited[missed & ~special[visited]] if nominated else visited[missed]
+    infos = columns.infos
+    positions = order[chosen]
+    feasible = LiveNodes(pick(infos, positions.tolist()), positions)
+    if count_only and len(chosen):
+        return feasible, failed, int(rejected.size)
+    failed.extend(rejected_statuses(fwk, state, pod, masks, columns, rejected))
+    return feasible, failed, 0
+
+
+def _check_nominated(
+    fwk: Framework,
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    masks: list[tuple[FilterPlugin, BoolArray | None]],
+    walk: tuple[IntArray, BoolArray, BoolArray, int],
+    extra: list[int],
+    failed: Failed,
+) -> None:
+    """Nodes with nominated pods may still pass: check them one by one, in walk order,
+    until enough nodes are found (``extra`` gets the places of those that pass)."""
+    order, special, clear, to_find = walk
+    cum = np.cumsum(clear)
     at_special = np.flatnonzero(special[order])
     at_special = at_special[cum[at_special] < to_find]  # the rest are never reached
     known = None
@@ -90,17 +128,6 @@ def walk_with_masks(
         else:
             assert status is not None
             failed.append((ni.name, status))
-    chosen = sorted([*np.flatnonzero(clear)[:to_find].tolist(), *extra])[:to_find]
-    # Every node a mask rejected before the last chosen one was visited and failed.
-    end = chosen[-1] if len(chosen) >= to_find else n
-    rejected = order[:end][~passing[order[:end]] & ~special[order[:end]]]
-    infos = columns.infos
-    positions = order[chosen]
-    feasible = LiveNodes(pick(infos, positions.tolist()), positions)
-    if count_only and chosen:
-        return feasible, failed, int(rejected.size)
-    failed.extend(rejected_statuses(fwk, state, pod, masks, columns, rejected))
-    return feasible, failed, 0
 
 
 def _walk_mixed(
