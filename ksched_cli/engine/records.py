@@ -141,14 +141,21 @@ class ScoreTable:
     def runner_up(self, node: str) -> tuple[str, int] | None:
         """The best-scored other node (lowest name among equals)."""
         names, total = self.names, self.total
-        others = np.ones(len(names), dtype=np.bool_)
         at = self._index(node)
+        if at is None:
+            if not len(names):
+                return None
+            others = total
+        else:
+            if len(names) < 2:
+                return None
+            others = total.copy()
+            others[at] = np.iinfo(np.int64).min  # below every real total: never the best
+        best = others.max()
+        tied = np.flatnonzero(others == best)
         if at is not None:
-            others[at] = False
-        if not others.any():
-            return None
-        best = total[others].max()
-        return names[self.lowest_named(np.flatnonzero(others & (total == best)))], int(best)
+            tied = tied[tied != at]  # only when every other total is int64's minimum too
+        return names[self.lowest_named(tied)], int(best)
 
 
 ALLOWED = "allowed"  # PermitWait.outcome
