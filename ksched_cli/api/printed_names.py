@@ -46,9 +46,9 @@ def kind_of(text: str) -> str | None:
     kind = KINDS.get(resource)
     if kind is None or not group:
         return kind
-    version, _, named_group = group.partition(".")
-    # kubectl reads resource.group and resource.version.group.
-    if group == GROUPS[kind] or (named_group == GROUPS[kind] and version.startswith("v")):
+    # kubectl reads resource.group and resource.version.group (two dots at least).
+    version, dot, named_group = group.partition(".")
+    if group == GROUPS[kind] or (dot and named_group == GROUPS[kind] and version[:1] == "v"):
         return kind
     return None
 

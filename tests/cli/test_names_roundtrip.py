@@ -1,0 +1,235 @@
+"""Names printed are names accepted (issue 26 item 3), table-driven: every pod and workload
+name ``plan``, ``diff``, ``simulate`` and ``capacity`` print for ``tests/cli/roundtrip`` (a
+Deployment, a StatefulSet and a bare pod in namespace shop) is collected from their real
+output and fed back to every option that takes a pod or a workload.
+
+A name that names its namespace is fed as it is; one printed without (``pod/NAME``,
+``kind/name``) is fed with ``-n shop``, as kubectl reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+
+from ksched_cli.cli.main import _register, cli
+
+from .helpers import REPO
+
+ROOT = "tests/cli/roundtrip"
+MANIFESTS = f"{ROOT}/manifests"
+CHART = f"{MANIFESTS}/shop.yaml"
+SCENARIO = f"{ROOT}/scenario.yaml"
+WEB = ("shop/web-b4f787dcb-b6kjj", "shop/web-b4f787dcb-zk7wc")
+DB = ("shop/db-0", "shop/db-1", "shop/db-2")
+CACHE = ("shop/cache",)
+
+
+def _pod(key: str) -> tuple[tuple[str, ...], str, str]:
+    return (key,), key, ""
+
+
+WEB_WORKLOAD = (WEB, "shop/web", "deployment/web")
+DB_WORKLOAD = (DB, "shop/db", "statefulset/db")
+
+# Every name the commands print: the pods it stands for, the name capacity gives its copies,
+# and the workload (kind/name) it is, "" for a pod.
+PRINTED: dict[str, tuple[tuple[str, ...], str, str]] = {
+    **{key: _pod(key) for key in (*WEB, *DB, *CACHE)},
+    **{"pod/" + key.split("/")[1]: _pod(key) for key in (*WEB, *DB, *CACHE)},
+    "shop/deployment/web": WEB_WORKLOAD,
+    "deployment/web": WEB_WORKLOAD,
+    "shop/statefulset/db": DB_WORKLOAD,
+    "statefulset/db": DB_WORKLOAD,
+    "shop/web": WEB_WORKLOAD,  # capacity's copies of the Deployment
+    "shop/db": DB_WORKLOAD,
+}
+# kubectl's forms of the same objects (kubectl get -o name, short names, plurals).
+KUBECTL: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "deployment.apps/web": WEB_WORKLOAD,
+    "deployments.v1.apps/web": WEB_WORKLOAD,
+    "deploy/web": WEB_WORKLOAD,
+    "Deployment/web": WEB_WORKLOAD,
+    "shop/deploy/web": WEB_WORKLOAD,
+    "statefulset.apps/db": DB_WORKLOAD,
+    "sts/db": DB_WORKLOAD,
+    "pods/cache": _pod("shop/cache"),
+    "cache": _pod("shop/cache"),
+    "web": WEB_WORKLOAD,
+    "db-2": _pod("shop/db-2"),
+}
+NAMES = {**PRINTED, **KUBECTL}
+
+
+@pytest.fixture(autouse=True)
+def _commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    _register()
+    monkeypatch.chdir(REPO)
+
+
+def ksched(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+def _namespace(name: str) -> list[str]:
+    """-n shop for a name printed without its namespace."""
+    return [] if name.startswith("shop/") else ["-n", "shop"]
+
+
+# --- collecting what the commands print ---------------------------------------------------
+
+def _columns(text: str, title: str) -> Iterator[str]:
+    """The cells of every column headed ``title`` in the aligned tables of ``text``."""
+    start = end = None
+    for line in text.splitlines():
+        header = re.search(rf"(?:^|  )({title})(?:  |$)", line)
+        if header and re.fullmatch(r"[A-Z][A-Z -]*", line.strip()):
+            start = header.start(1)
+            after = [m.start() for m in re.finditer(r"(?<=  )\S", line) if m.start() > start]
+            end = after[0] if after else None
+            continue
+        if not line.strip() or line.startswith(" ") or " decision(s) on " in line:
+            start = None  # the table ends (at a blank line, or the plan's summary line)
+        elif start is not None:
+            yield line[start:end].strip()
+
+
+def _json_names(doc: object) -> Iterator[str]:
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            if key in ("pod", "owner", "workload") and isinstance(value, str):
+                yield value
+            else:
+                yield from _json_names(value)
+    elif isinstance(doc, list):
+        for item in doc:
+            yield from _json_names(item)
+
+
+def _plan() -> set[str]:
+    found: set[str] = set()
+    for output in ("table", "wide"):
+        found |= set(_columns(ksched("plan", MANIFESTS, "-o", output).stdout, "POD"))
+    found |= set(ksched("plan", MANIFESTS, "-n", "shop", "-o", "name").stdout.split())
+    found |= set(_json_names(json.loads(ksched("plan", MANIFESTS, "-o", "json").stdout)))
+    found |= set(_json_names(yaml.safe_load(ksched("plan", MANIFESTS, "-o", "yaml").stdout)))
+    return found
+
+
+DIFF = ("diff", "--base", "default", "--head", "bin-packing", MANIFESTS,
+        "--scale", "shop/statefulset/db=2")
+
+
+def _diff() -> set[str]:
+    found: set[str] = set()
+    for output in ("table", "wide"):
+        text = ksched(*DIFF, "-o", output).stdout
+        found |= set(_columns(text, "POD")) | set(_columns(text, "WORKLOAD"))
+    found |= set(_json_names(json.loads(ksched(*DIFF, "-o", "json").stdout)))
+    return found
+
+
+def _simulate() -> set[str]:
+    text = ksched("simulate", SCENARIO, MANIFESTS).stdout
+    found = set(re.findall(r"^    t=\d+s (\S+) ", text, re.MULTILINE)) | set(_columns(text, "POD"))
+    doc = json.loads(ksched("simulate", SCENARIO, MANIFESTS, "-o", "json").stdout)
+    return found | set(_json_names(doc))
+
+
+def _capacity() -> set[str]:
+    found: set[str] = set()
+    for name in ("shop/deployment/web", "shop/statefulset/db", "shop/cache"):
+        found.add(ksched("capacity", name, MANIFESTS).stdout.split(":")[0])
+        found |= set(_json_names(json.loads(
+            ksched("capacity", name, MANIFESTS, "-o", "json").stdout)))
+    return found
+
+
+COLLECTORS: dict[str, Callable[[], set[str]]] = {
+    "plan": _plan, "diff": _diff, "simulate": _simulate, "capacity": _capacity,
+}
+
+
+@pytest.mark.parametrize("command", sorted(COLLECTORS))
+def test_every_printed_name_is_in_the_table(command: str) -> None:
+    printed = COLLECTORS[command]()
+    assert printed, command
+    assert printed <= set(PRINTED), sorted(printed - set(PRINTED))
+
+
+def test_the_table_holds_only_printed_names() -> None:
+    printed = set().union(*(collect() for collect in COLLECTORS.values()))
+    assert printed == set(PRINTED)
+
+
+# --- feeding them back ----------------------------------------------------------------------
+
+def _stories(text: str) -> set[str]:
+    return set(re.findall(r"^Pod (\S+): ", text, re.MULTILINE))
+
+
+@pytest.mark.parametrize("name", sorted(NAMES))
+def test_plan_explain_pod(name: str) -> None:
+    result = ksched("plan", MANIFESTS, "--explain-pod", name, *_namespace(name))
+    assert (result.exit_code, result.stderr) == (2, "")
+    assert _stories(result.stdout) == set(NAMES[name][0])
+
+
+@pytest.mark.parametrize("name", sorted(NAMES))
+def test_simulate_explain_pod(name: str) -> None:
+    result = ksched("simulate", SCENARIO, MANIFESTS, "--explain-pod", name, *_namespace(name))
+    assert (result.exit_code, result.stderr) == (2, "")
+    assert _stories(result.stdout) == set(NAMES[name][0])
+
+
+@pytest.mark.parametrize("name", sorted(NAMES))
+def test_capacity_of_a_pod_or_workload_of_the_input(name: str) -> None:
+    result = ksched("capacity", name, MANIFESTS, *_namespace(name))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.split(": ")[0] == NAMES[name][1]
+
+
+IN_THE_CHART = sorted(n for n, (pods, _, workload) in NAMES.items()
+                      if workload or pods == CACHE)
+
+
+@pytest.mark.parametrize("name", IN_THE_CHART)
+def test_capacity_workload_picks_the_object_of_the_chart(name: str) -> None:
+    result = ksched("capacity", CHART, f"{MANIFESTS}/cluster.yaml", "--workload", name,
+                    *_namespace(name))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.split(": ")[0] == NAMES[name][1]
+
+
+WORKLOADS = sorted(n for n, (_, _, workload) in NAMES.items() if workload)
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_scale(name: str) -> None:
+    pods, _, workload = NAMES[name]
+    result = ksched("plan", MANIFESTS, "--scale", f"{name}=1", *_namespace(name))
+    assert result.stderr == ""
+    assert f"  --scale {name}=1: {len(pods) - 1} Deleted\n" in result.stdout
+    changes = list(_columns(result.stdout.split("Nodes (")[0], "WORKLOAD"))
+    assert changes == [workload] * (len(pods) - 1)
+
+
+@pytest.mark.parametrize("name", [n for n in sorted(NAMES) if not NAMES[n][2]])
+def test_scale_refuses_a_pod_naming_its_workload(name: str) -> None:
+    (key,), _, _ = NAMES[name]
+    result = ksched("plan", MANIFESTS, "--scale", f"{name}=1", *_namespace(name))
+    owner = next((w for pods, _, w in NAMES.values() if key in pods and w), "")
+    expected = (
+        f'error: --scale: malformed value "{name}=1": expected KIND/NAME=N or NS/KIND/NAME=N '
+        "with KIND one of deployment, replicaset, statefulset\n"
+        if name.startswith("pod") else
+        f"error: --scale: no deployment, replicaset or statefulset {key.split('/')[1]} in "
+        "namespace shop of the input"
+        + (f" ({key} is a pod of {owner})" if owner else "") + "\n"
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", expected)
