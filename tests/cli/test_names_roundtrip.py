@@ -233,3 +233,23 @@ def test_scale_refuses_a_pod_naming_its_workload(name: str) -> None:
         + (f" ({key} is a pod of {owner})" if owner else "") + "\n"
     )
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", expected)
+
+
+def test_a_pod_an_operation_created_is_named_as_printed() -> None:
+    scale = ("--scale", "shop/deployment/web=3")
+    text = ksched("plan", MANIFESTS, *scale).stdout
+    created = set(_columns(text.split("Nodes (")[0], "POD"))
+    assert len(created) == 1
+    (pod,) = created
+    assert pod.startswith("shop/web-b4f787dcb-") and pod not in WEB
+    alone = ksched("plan", MANIFESTS, *scale, "--explain-pod", pod)
+    assert (alone.exit_code, alone.stderr, _stories(alone.stdout)) == (2, "", {pod})
+    workload = ksched("plan", MANIFESTS, *scale, "--explain-pod", "deployment/web", "-n", "shop")
+    assert (workload.exit_code, _stories(workload.stdout)) == (2, {*WEB, pod})
+
+
+def test_a_pod_an_operation_deleted_is_still_named() -> None:
+    result = ksched("plan", MANIFESTS, "--scale", "shop/statefulset/db=1", "--explain-pod",
+                    "shop/db-2")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.endswith("Pod shop/db-2: not part of this plan\n")
