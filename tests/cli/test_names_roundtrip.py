@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 import yaml
@@ -253,3 +254,49 @@ def test_a_pod_an_operation_deleted_is_still_named() -> None:
                     "shop/db-2")
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout.endswith("Pod shop/db-2: not part of this plan\n")
+
+
+# --- names that are not found, or stand for several objects ------------------------------
+
+def test_a_workload_outside_the_namespace_is_pointed_at() -> None:
+    for args, line in [
+        (["plan", MANIFESTS, "--explain-pod", "deployment/web"],
+         "error: --explain-pod: no deployment/web with pods in namespace default of the input "
+         "(did you mean shop/deployment/web?)\n"),
+        (["capacity", "deployment/web", MANIFESTS],
+         "error: WORKLOAD_OR_POD_FILE: not a file, and no deployment/web with pods in "
+         "namespace default of the input (did you mean shop/deployment/web?)\n"),
+    ]:
+        result = ksched(*args)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", line)
+
+
+@pytest.fixture()
+def twins(tmp_path: Path) -> Path:
+    """The chart with its StatefulSet renamed web: two workloads share a name."""
+    chart = (REPO / CHART).read_text(encoding="utf-8")
+    chart = chart.replace("name: db\n  namespace: shop", "name: web\n  namespace: shop")
+    (tmp_path / "shop.yaml").write_text(chart.replace("{app: db}", "{app: twin}"),
+                                        encoding="utf-8")
+    (tmp_path / "cluster.yaml").write_text(
+        (REPO / MANIFESTS / "cluster.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    return tmp_path
+
+
+def test_a_name_of_two_workloads_asks_for_the_kind(twins: Path) -> None:
+    for args, line in [
+        (["plan", str(twins), "--explain-pod", "shop/web"],
+         "error: --explain-pod: no pod shop/web in the input, and several workloads have "
+         "that name: shop/deployment/web or shop/statefulset/web\n"),
+        (["plan", str(twins), "--scale", "shop/web=1"],
+         "error: --scale: deployment/web and statefulset/web in namespace shop of the input: "
+         "name the kind (KIND/NAME=N)\n"),
+        (["capacity", str(twins / "shop.yaml"), str(twins / "cluster.yaml"), "--workload",
+          "web"],
+         f"{twins / 'shop.yaml'}: error: web names 2 objects (deployment/web -n shop, "
+         "statefulset/web -n shop): choose one with --workload KIND/NAME\n"),
+    ]:
+        result = ksched(*args)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", line)
+    named = ksched("plan", str(twins), "--explain-pod", "shop/sts/web")
+    assert _stories(named.stdout) == {"shop/web-0", "shop/web-1", "shop/web-2"}
