@@ -300,3 +300,21 @@ def test_a_name_of_two_workloads_asks_for_the_kind(twins: Path) -> None:
         assert (result.exit_code, result.stdout, result.stderr) == (1, "", line)
     named = ksched("plan", str(twins), "--explain-pod", "shop/sts/web")
     assert _stories(named.stdout) == {"shop/web-0", "shop/web-1", "shop/web-2"}
+
+
+def test_simulate_namespace_places_a_chart_without_one(tmp_path: Path) -> None:
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text("apiVersion: ksched.io/v1alpha1\nkind: Scenario\nsteps:\n"
+                        "- at: 10s\n  cordon: worker-a1\n", encoding="utf-8")
+    args = ("simulate", str(scenario), "tests/cli/newcomer", "--kubernetes-version", "1.30",
+            "--explain-pod", "deployment/frontend")
+    placed = ksched(*args, "-n", "shop")
+    assert (placed.exit_code, placed.stderr) == (2, "")
+    assert _stories(placed.stdout) == {"shop/frontend-7d49b8b9dd-bdbbs",
+                                       "shop/frontend-7d49b8b9dd-lwntx"}
+    # Without -n the chart lands in default.
+    unplaced = ksched(*args[:-1], "shop/deployment/frontend")
+    assert (unplaced.exit_code, unplaced.stdout) == (1, "")
+    assert unplaced.stderr == (
+        "error: --explain-pod: no deployment/frontend with pods in namespace shop of the "
+        "input (did you mean default/deployment/frontend?)\n")
