@@ -47,7 +47,9 @@ class _CapacityCommand(ExitOneCommand, OperationsCommand):
               help="Output format (html: a self-contained report, docs/html-report.md).")
 @click.option("--workload", "workload", metavar="KIND/NAME", default=None,
               help="The Pod or workload to count when WORKLOAD_OR_POD_FILE holds several "
-                   "(a chart's rendered manifests, a multi-document file or a directory).")
+                   "(a chart's rendered manifests, a multi-document file or a directory); "
+                   "any name ksched prints or kubectl reads (deploy/web, NS/deployment/web, "
+                   "deployment.apps/web, or the name alone when one object has it).")
 @click.option("-n", "--namespace", "namespace", metavar="NS", default=None,
               help="Namespace of --workload, of a KIND/NAME or pod NAME given instead of a "
               "file, of a --scale naming none, and of manifests without one (as kubectl "

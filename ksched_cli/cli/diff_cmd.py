@@ -16,11 +16,13 @@ from ..errors import KschedError, printable, printable_text
 from ..render.diff_document import diff_document
 from ..render.diff_markdown import render_diff_markdown
 from ..render.diff_table import render_diff_table
+from ..render.selection import no_resources
 from ..render.whatif_document import whatif_document
 from ..render.whatif_text import render_whatif
 from ..versions.releases import Release
 from .extender_opts import MODE_HELP, finish, setup, validate_mode
 from .limit_opts import limit_options
+from .plan_output import namespace_option
 from .progress import progress_line
 from .usage import ExitOneCommand, UsageError
 from .version_opts import VERSION_HELP, resolve_kubernetes_version
@@ -62,7 +64,7 @@ def _releases(
 def _sides(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...],
-    releases: tuple[Release, Release],
+    releases: tuple[Release, Release], namespace: str | None,
 ) -> tuple[SideInput, SideInput]:
     if config is not None and (base is not None or head is not None):
         raise _usage("--config names the one profile of both sides; use it without --base/--head")
@@ -80,8 +82,8 @@ def _sides(
         raise _usage("give PATH... (both sides) or --base-manifests and --head-manifests")
     shared = config or "default"
     return (
-        SideInput(base or shared, base_paths, releases[0].features),
-        SideInput(head or shared, head_paths, releases[1].features),
+        SideInput(base or shared, base_paths, releases[0].features, namespace=namespace),
+        SideInput(head or shared, head_paths, releases[1].features, namespace=namespace),
     )
 
 
@@ -91,7 +93,7 @@ def _html(result: DiffResult) -> str:
     return diff_report(result, result.whatif)
 
 
-def _render(result: DiffResult, output: str) -> str:
+def _render(result: DiffResult, output: str, namespace: str | None) -> str:
     if output in ("json", "yaml"):
         doc: dict[str, Any] = diff_document(result)
         if result.whatif is not None:
@@ -100,6 +102,10 @@ def _render(result: DiffResult, output: str) -> str:
             return json.dumps(doc, indent=2, sort_keys=True) + "\n"
         return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
     head = render_whatif(result.whatif) if result.whatif is not None else ""
+    if namespace is not None and not result.pods:
+        # As kubectl get: no table at all, and the sentence on stderr.
+        click.echo(no_resources(namespace), err=True)
+        return printable_text(head)
     if output == "markdown":
         prefix = f"```\n{head}```\n\n" if head else ""
         # The what-if block counts against the comment's size cap.
@@ -142,6 +148,7 @@ def _render(result: DiffResult, output: str) -> str:
               help="kube-scheduler release of the base side (an upgrade diff).")
 @click.option("--head-version", "head_version", metavar="VERSION",
               help="kube-scheduler release of the head side (an upgrade diff).")
+@namespace_option("Compare only pods of namespace NS (every pod is still planned)")
 @drain_timeout_option()
 @operation_options
 @limit_options
@@ -149,7 +156,8 @@ def diff(
     paths: tuple[str, ...], base: str | None, head: str | None, config: str | None,
     base_manifests: tuple[str, ...], head_manifests: tuple[str, ...], output: str, fail_on: str,
     extender_mode: str, record_extenders: str | None, kubernetes_version: str | None,
-    base_version: str | None, head_version: str | None, drain_timeout: float | None,
+    base_version: str | None, head_version: str | None, namespace: str | None,
+    drain_timeout: float | None,
 ) -> None:
     """Plan the same manifests under two profiles (or two manifest sets under one
     profile, or one profile under two kube-scheduler releases with --base-version
@@ -173,15 +181,16 @@ def diff(
       ksched diff --base-version 1.30 --head-version 1.36 examples/upgrade  # upgrade impact
       ksched diff --base default --head bin-packing snapshot.yaml -o html > diff.html
       ksched diff cluster/ --drain node-a            # the cluster before and after a drain
+      helm template shop ./shop | ksched diff --base default --head bin-packing - -n shop
 
     \b
     What-if operations (--drain, --remove-node, --cordon, --uncordon, --add-nodes,
     --scale) change the head side's cluster, in the order given, before its plan.
     """
-    operations = tuple(operations_or_exit())
+    operations = tuple(operations_or_exit(namespace))
     releases = _releases(kubernetes_version, base_version, head_version)
     base_side, head_side = _sides(
-        paths, base, head, config, base_manifests, head_manifests, releases
+        paths, base, head, config, base_manifests, head_manifests, releases, namespace
     )
     head_side = dataclasses.replace(head_side, operations=operations,
                                     drain_timeout=drain_timeout)
@@ -197,7 +206,7 @@ def diff(
     for warning in result.warnings:
         click.echo(printable(f"warning: {warning}"), err=True)
     html = output == "html"
-    text = _html(result) if html else _render(result, output)
+    text = _html(result) if html else _render(result, output, namespace)
     # Line by line: a reader that stops early (`| head`) shows as soon as it closes the pipe.
     for line in text.splitlines(keepends=True):
         sys.stdout.write(line)

@@ -1,76 +1,33 @@
-"""The names ksched prints for pods and workloads, read back wherever one is asked for.
-
-A table or story prints ``NS/NAME`` (a pod), ``pod/NAME`` (``-o name``), ``kind/name`` (a
-workload in ``default``, or in ``-n NS``) and ``NS/kind/name``; each is accepted as it was
-printed, and a bare ``NAME`` is a pod of the namespace, as kubectl reads it.
+"""Pods and workloads named as ksched prints them (api/printed_names.py), found in the
+input: a workload stands for its pods, and a name that is no pod for the one workload of
+that name (``capacity`` names its copies as the workload).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from ..api.owners import owner_of
 from ..api.pod import Pod
+from ..api.printed_names import KINDS, Name, parse_name
 from ..engine.cluster import Cluster
 from ..errors import KschedError
 
-# kubectl's names and short names of the kinds a table prints, as output names them.
-KINDS = {
-    "pod": "pod", "pods": "pod", "po": "pod",
-    "deployment": "deployment", "deployments": "deployment", "deploy": "deployment",
-    "replicaset": "replicaset", "replicasets": "replicaset", "rs": "replicaset",
-    "statefulset": "statefulset", "statefulsets": "statefulset", "sts": "statefulset",
-    "daemonset": "daemonset", "daemonsets": "daemonset", "ds": "daemonset",
-    "job": "job", "jobs": "job",
-    "cronjob": "cronjob", "cronjobs": "cronjob", "cj": "cronjob",
-    "replicationcontroller": "replicationcontroller",
-    "replicationcontrollers": "replicationcontroller", "rc": "replicationcontroller",
-}
 
-
-@dataclass(frozen=True)
-class Name:
-    """A pod (``kind`` "pod") or a workload, in its namespace."""
-
-    namespace: str
-    kind: str
-    name: str
-
-    @property
-    def key(self) -> str:
-        return f"{self.namespace}/{self.name}"
-
-    @property
-    def workload(self) -> str:
-        return f"{self.kind}/{self.name}"
-
-
-def parse_name(text: str, namespace: str | None, pod_keys: Collection[str] = ()) -> Name:
-    """``text`` as printed; ``namespace`` (``-n``, else default) when it names none."""
-    ns = namespace or "default"
-    parts = text.split("/")
-    if len(parts) == 1:
-        return Name(ns, "pod", text)
-    if len(parts) == 2:
-        kind = KINDS.get(parts[0].lower())
-        # NS/NAME unless the first part is a kind and no pod has that key.
-        if kind is not None and text not in pod_keys:
-            return Name(ns, kind, parts[1])
-        return Name(parts[0], "pod", parts[1])
-    if len(parts) == 3 and parts[1].lower() in KINDS:
-        return Name(parts[0], KINDS[parts[1].lower()], parts[2])
-    raise KschedError(
-        f'malformed name "{text}": expected NAME, NS/NAME, pod/NAME, KIND/NAME or NS/KIND/NAME',
-    )
-
-
-def workload_pods(cluster: Cluster, wanted: Name, planned: Iterable[str] = ()) -> list[str]:
+def workload_pods(
+    cluster: Cluster, wanted: Name, planned: Iterable[str] = (),
+    owners: Mapping[str, str] | None = None,
+) -> list[str]:
     """The keys of the pods of workload ``wanted``: those the input has or its controller
-    made (``owner`` as the output prints it, or the controller reference), and ``planned``
-    keys of the StatefulSet members created during the plan."""
+    made (``owner`` as the output prints it, or the controller reference), ``planned``
+    keys of the StatefulSet members created during the plan, and the pods ``owners``
+    (pod key -> owner) knows besides (a scenario's, gone by its end)."""
     keys = [p.key for p in cluster.pods if p.namespace == wanted.namespace and _owned(p, wanted)]
+    if owners:
+        prefix = f"{wanted.namespace}/"
+        keys += [k for k, owner in owners.items()
+                 if owner == wanted.workload and k.startswith(prefix) and k not in keys]
     if wanted.kind == "statefulset":
         member = re.compile(rf"{re.escape(wanted.key)}-\d+$")
         keys += sorted(k for k in planned if member.match(k) and k not in keys)
@@ -85,44 +42,63 @@ def _owned(pod: Pod, wanted: Name) -> bool:
 
 def resolve_pods(
     cluster: Cluster, wanted: Sequence[str], namespace: str | None, planned: Collection[str],
-    option: str,
+    option: str, owners: Mapping[str, str] | None = None,
 ) -> tuple[str, ...]:
     """Every pod key the names ``wanted`` stand for (a workload: its pods), in order."""
-    keys = {p.key for p in cluster.pods} | set(planned)
+    keys = frozenset({p.key for p in cluster.pods} | set(planned) | set(owners or ()))
     out: list[str] = []
     for text in wanted:
-        name = parse_name(text, namespace, keys)
-        found = [name.key] if name.kind == "pod" and name.key in keys else []
-        if name.kind != "pod":
-            found = workload_pods(cluster, name, planned)
-        if not found:
-            raise KschedError(_missing(cluster, name, keys, planned), field=option)
+        name = parse_name(text, namespace, keys, option)
+        found = _pods_named(cluster, name, keys, planned, owners, option)
         out += [k for k in found if k not in out]
     return tuple(out)
 
 
-def _missing(cluster: Cluster, name: Name, keys: Collection[str], planned: Iterable[str]) -> str:
+def _pods_named(
+    cluster: Cluster, name: Name, keys: Collection[str], planned: Collection[str],
+    owners: Mapping[str, str] | None, option: str,
+) -> list[str]:
+    if name.kind == "pod" and name.key in keys:
+        return [name.key]
     if name.kind != "pod":
-        return f"no {name.workload} with pods in namespace {name.namespace} of the input"
-    owned = _workloads_named(cluster, name, planned)
-    if owned:
-        label, pods = owned
-        shown = ", ".join(pods[:5]) + (f" and {len(pods) - 5} more" if len(pods) > 5 else "")
-        return (f"no pod {name.key} in the input; did you mean {name.namespace}/{label} "
-                f"(pods {shown})?")
-    return f"no pod {name.key} in the input{suggestion(name.key, keys)}"
+        found = workload_pods(cluster, name, planned, owners)
+    else:
+        named = _workloads_named(cluster, name, planned, owners) if name.bare else []
+        if len(named) > 1:
+            choices = " or ".join(f"{name.namespace}/{label}" for label, _ in named)
+            raise KschedError(f"no pod {name.key} in the input, and several workloads have "
+                              f"that name: {choices}", field=option)
+        found = named[0][1] if named else []
+    if not found:
+        raise KschedError(_missing(cluster, name, keys), field=option)
+    return found
+
+
+def _missing(cluster: Cluster, name: Name, keys: Collection[str]) -> str:
+    if name.kind == "pod":
+        named = _workloads_named(cluster, name, (), None)  # pod/NAME of a workload's name
+        if named:
+            label, pods = named[0]
+            shown = ", ".join(pods[:5]) + (f" and {len(pods) - 5} more" if len(pods) > 5 else "")
+            return (f"no pod {name.key} in the input; did you mean {name.namespace}/{label} "
+                    f"(pods {shown})?")
+        return f"no pod {name.key} in the input{suggestion(name.key, keys)}"
+    elsewhere = sorted({p.namespace for p in cluster.pods if p.namespace != name.namespace
+                        and _owned(p, Name(p.namespace, name.kind, name.name))})
+    hint = f" (did you mean {elsewhere[0]}/{name.workload}?)" if elsewhere else ""
+    return f"no {name.workload} with pods in namespace {name.namespace} of the input{hint}"
 
 
 def _workloads_named(
-    cluster: Cluster, name: Name, planned: Iterable[str]
-) -> tuple[str, list[str]] | None:
-    """The first workload (by kind name) of that name in the namespace that has pods."""
-    planned = list(planned)
+    cluster: Cluster, name: Name, planned: Collection[str], owners: Mapping[str, str] | None
+) -> list[tuple[str, list[str]]]:
+    """Every workload (by kind name) of that name in the namespace that has pods."""
+    found = []
     for kind in sorted(set(KINDS.values()) - {"pod"}):
-        pods = workload_pods(cluster, Name(name.namespace, kind, name.name), planned)
+        pods = workload_pods(cluster, Name(name.namespace, kind, name.name), planned, owners)
         if pods:
-            return f"{kind}/{name.name}", pods
-    return None
+            found.append((f"{kind}/{name.name}", pods))
+    return found
 
 
 def suggestion(wanted: str, keys: Collection[str]) -> str:
@@ -152,16 +128,11 @@ def template_from_input(cluster: Cluster, text: str, namespace: str | None) -> P
     pod of the named workload, named as the workload (its copies are ``NAME-1``...)."""
     from ..whatif.pending_copy import copy_pending
 
-    keys = {p.key for p in cluster.pods}
-    name = parse_name(text, namespace, keys)
-    found = [name.key] if name.kind == "pod" and name.key in keys else []
-    if name.kind != "pod":
-        found = workload_pods(cluster, name)
-    if not found:
-        raise KschedError(
-            f"not a file, and {_missing(cluster, name, keys, ())}",
-            field="WORKLOAD_OR_POD_FILE",
-        )
+    try:
+        found = resolve_pods(cluster, [text], namespace, (), "WORKLOAD_OR_POD_FILE")
+    except KschedError as exc:
+        raise KschedError(f"not a file, and {exc.message}", field=exc.field) from None
+    name = parse_name(text, namespace, frozenset(p.key for p in cluster.pods))
     pod = next(p for p in cluster.pods if p.key == found[0])
     index = max((p.load_index for p in cluster.pods), default=-1) + 1
     return copy_pending(pod, name.name, index, f"capacity-template/{pod.key}")

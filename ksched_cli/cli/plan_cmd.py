@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 
 import click
 
+from ..api.owners import owner_of
 from ..config.types import SchedulerConfig
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
@@ -19,7 +20,7 @@ from ..render.text_plan import DEFAULT_TOP
 from ..versions.releases import Release
 from .extender_opts import MODE_HELP, ExtenderSetup, finish, setup, validate_mode
 from .limit_opts import limit_options
-from .plan_inputs import load_or_exit
+from .plan_inputs import explained_or_exit, load_or_exit
 from .plan_output import check_combination, selection_or_exit, show_options, text_writer
 from .progress import progress_line
 from .usage import ExitOneCommand
@@ -183,13 +184,13 @@ def plan(
     check_combination(output, explain, explain_pod)
     chosen = selection_or_exit(namespace, all_namespaces, selector)
     operations = operations_or_exit(None if all_namespaces else namespace)
-    cfg, loaded, explain_pod = load_or_exit(
-        config, paths, explain_pod, kubernetes_version.features,
-        None if all_namespaces else namespace,
-    )
+    placed_in = None if all_namespaces else namespace
+    cfg, loaded = load_or_exit(config, paths, kubernetes_version.features, placed_in)
     # The report's cluster view starts from the cluster as loaded, before any operation.
     report = _HtmlReport(loaded) if output == "html" else None
+    before = {p.key: owner_of(p) for p in loaded.cluster.pods} if operations else None
     whatif = _apply_or_exit(loaded, operations, drain_timeout) if operations else None
+    explain_pod = explained_or_exit(loaded.cluster, explain_pod, placed_in, before)
     ext = _extender_setup_or_exit(cfg, extender_mode, record_extenders, [config, *paths])
     if ext.notice:
         # Said loudly: a plan without its extenders can differ from kube-scheduler's.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import click
 
@@ -23,10 +23,9 @@ EXIT_ERROR = 1
 def load_or_exit(
     config: str,
     paths: Sequence[str],
-    explain_pod: Sequence[str],
     features: Features,
     namespace: str | None = None,
-) -> tuple[SchedulerConfig, LoadResult, tuple[str, ...]]:
+) -> tuple[SchedulerConfig, LoadResult]:
     """The profile and the cluster, or one error line on stderr and exit 1: nothing is planned."""
     try:
         cfg = load_config(config, features)
@@ -36,11 +35,24 @@ def load_or_exit(
                 list(paths), kubernetes_version=features.version, namespace=namespace
             )
         _require_objects(loaded.cluster, paths)
-        explained = _require_pods(loaded.cluster, explain_pod, namespace)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(EXIT_ERROR)
-    return cfg, loaded, explained
+    return cfg, loaded
+
+
+def explained_or_exit(
+    cluster: Cluster, wanted: Sequence[str], namespace: str | None,
+    before: Mapping[str, str] | None = None,
+) -> tuple[str, ...]:
+    """The pods every ``--explain-pod`` name stands for, or one error line and exit 1;
+    named once the what-if operations have run (the pods they created count), with
+    ``before``'s pods (key -> owner: the input's, those they deleted)."""
+    try:
+        return _require_pods(cluster, wanted, namespace, before)
+    except KschedError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_ERROR)
 
 
 def _require_manifest_files(paths: Sequence[str]) -> None:
@@ -61,7 +73,8 @@ def _where(paths: Sequence[str]) -> Location | None:
 
 
 def _require_pods(
-    cluster: Cluster, wanted: Sequence[str], namespace: str | None
+    cluster: Cluster, wanted: Sequence[str], namespace: str | None,
+    before: Mapping[str, str] | None,
 ) -> tuple[str, ...]:
     """The pods every ``--explain-pod`` name stands for (a workload: its pods), checked
     before the plan runs; a StatefulSet pod an OrderedReady set creates during the plan
@@ -71,4 +84,6 @@ def _require_pods(
     from ..controllers import member_keys  # only here: start-up of plans without workloads
     from .names import resolve_pods
 
-    return resolve_pods(cluster, wanted, namespace, member_keys(cluster), "--explain-pod")
+    return resolve_pods(
+        cluster, wanted, namespace, member_keys(cluster), "--explain-pod", before
+    )

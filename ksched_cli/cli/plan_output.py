@@ -17,15 +17,22 @@ from .usage import UsageError
 F = TypeVar("F", bound=Callable[..., object])
 
 
+def namespace_option(shown: str) -> Callable[[F], F]:
+    """kubectl's ``-n``: ``shown`` says what it chooses; objects naming no namespace are
+    placed in it as ``kubectl apply -n NS -f`` does (manifests/apply_namespace.py)."""
+    return click.option(
+        "-n", "--namespace", metavar="NS",
+        help=f"{shown}; manifests naming no namespace are placed in NS, and in a file "
+        "where one was, an object of another namespace is refused (kubectl apply -n).",
+    )
+
+
 def show_options(f: F) -> F:
     """kubectl's ``-n``, ``-A``, ``-l`` and ``--no-headers``: they choose what is printed;
     every pod of the input is still planned."""
     for option in reversed(
         [
-            click.option(
-                "-n", "--namespace", metavar="NS",
-                help="Show only pods of namespace NS (all pods are still planned).",
-            ),
+            namespace_option("Show only pods of namespace NS (all pods are still planned)"),
             click.option(
                 "-A", "--all-namespaces", "all_namespaces", is_flag=True,
                 help="Show pods of every namespace (the default; overrides -n).",

@@ -8,6 +8,8 @@ import sys
 import click
 import yaml
 
+from ..api.owners import owner_of
+from ..api.printed_names import parse_name
 from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
@@ -35,17 +37,22 @@ from .whatif_opts import drain_timeout_option
 @click.option("-o", "--output", type=click.Choice(["table", "json", "yaml", "html"]),
               default="table", show_default=True,
               help="Output format (html: a self-contained report with every pod's story).")
-@click.option("--explain-pod", "explain_pod", multiple=True, metavar="NS/NAME",
+@click.option("--explain-pod", "explain_pod", multiple=True, metavar="NAME",
               help="After the timeline, every attempt for this pod: filter reasons, scores "
-                   "(repeatable; table output).")
+                   "(repeatable; table output). NAME as printed: NS/NAME, pod/NAME, NAME "
+                   "(in -n NS or default), or a workload's KIND/NAME or NS/KIND/NAME (its "
+                   "pods' stories).")
+@click.option("-n", "--namespace", "namespace", metavar="NS", default=None,
+              help="Namespace of --explain-pod names naming none, and of manifests without "
+                   "one (as kubectl apply -n).")
 @click.option("-v", "--verbose", is_flag=True,
               help="Also list the events that requeued no pod.")
 @drain_timeout_option()
 @kubernetes_version_option()
 @limit_options
 def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: str,
-             explain_pod: tuple[str, ...], verbose: bool, drain_timeout: float | None,
-             kubernetes_version: Release) -> None:
+             explain_pod: tuple[str, ...], namespace: str | None, verbose: bool,
+             drain_timeout: float | None, kubernetes_version: Release) -> None:
     """Replay SCENARIO.yaml on the cluster of PATH...: each step (drain, removeNode,
     cordon, uncordon, addNodes, scale, create, delete) happens at its simulated time
     and reaches the scheduler as a cluster event, which moves unschedulable pods back
@@ -75,15 +82,19 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
     try:
         cfg = load_config(config, kubernetes_version.features)
         scenario = load_scenario(scenario_file)
-        cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version).cluster
+        cluster = load_cluster(list(paths), kubernetes_version=kubernetes_version.version,
+                               namespace=namespace).cluster
         page = _HtmlPage(cluster) if output == "html" else None
         # The report draws every pod's story: filter reasons and weighted scores.
         record = "weighted" if page is not None else "full" if explain_pod else "summary"
-        _require_pods(cluster, explain_pod)
+        for name in explain_pod:  # malformed: before the run; found: once it has run
+            parse_name(name, namespace, option="--explain-pod")
+        owners = {p.key: owner_of(p) for p in cluster.pods}
         with progress_line() as progress:
             timeline = run_scenario(cfg, cluster, scenario,
                                     EngineOptions(record=record, progress=progress),
                                     drain_timeout=drain_timeout)
+        explained = _explained(timeline, cluster, explain_pod, namespace, owners)
     except KschedError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(1)
@@ -95,18 +106,23 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
         click.echo(yaml.safe_dump(timeline_document(timeline), sort_keys=False), nl=False)
     else:
         click.echo(printable_text(render_timeline(timeline, verbose)), nl=False)
-        for pod in explain_pod:
+        for pod in explained:
             click.echo(printable_text("\n" + explain_story(timeline, pod)), nl=False)
     # As for plan: pods for schedulers no profile serves (Skipped) are not a failure.
     failed = any(d.outcome in ("Unschedulable", "Gated") for d in timeline.plan.decisions)
     sys.exit(2 if failed else 0)
 
 
-def _require_pods(cluster: Cluster, pods: tuple[str, ...]) -> None:
-    """--explain-pod names NS/NAME; a pod the scenario creates later is known only then."""
-    for pod in pods:
-        if pod.count("/") != 1 or not all(pod.split("/")):
-            raise KschedError(f'--explain-pod "{pod}": expected NAMESPACE/NAME')
+def _explained(timeline: Timeline, cluster: Cluster, names: tuple[str, ...],
+               namespace: str | None, owners: dict[str, str]) -> tuple[str, ...]:
+    """The pods ``--explain-pod`` names stand for: of the input, or made or deleted
+    during the scenario (a workload: every pod it had)."""
+    if not names:
+        return ()
+    from .names import resolve_pods
+
+    owners |= {d.pod: d.owner for d in timeline.plan.decisions}
+    return resolve_pods(cluster, names, namespace, (), "--explain-pod", owners)
 
 
 class _HtmlPage:

@@ -166,11 +166,16 @@ def _decided_owners(side: Planned) -> dict[str, str]:
     return {d.pod: d.owner for d in side.plan.decisions if d.owner}
 
 
-def compare(base: Planned, head: Planned) -> tuple[list[PodChange], int]:
-    """The changed pods, sorted by pod, and how many pods were compared."""
+def compare(
+    base: Planned, head: Planned, namespace: str | None = None
+) -> tuple[list[PodChange], int]:
+    """The changed pods, sorted by pod, and how many pods were compared (those of
+    ``namespace`` only, when given: every pod was planned, -n chooses what is compared)."""
     base_states = pod_states(base.plan, base.running)
     head_states = pod_states(head.plan, head.running)
     pods = sorted(set(base_states) | set(head_states))
+    if namespace is not None:
+        pods = [p for p in pods if p.startswith(f"{namespace}/")]
     # Pods of the input, then pods the controllers made during the plans (head wins).
     owners = {**base.owners, **_decided_owners(base), **head.owners, **_decided_owners(head)}
     changes = []

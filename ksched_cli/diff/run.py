@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..api.owners import owner_of
@@ -31,6 +31,9 @@ class SideInput:
     # What-if operations applied to this side's cluster before it is planned.
     operations: tuple[Operation, ...] = ()
     drain_timeout: float | None = None  # how long its drains retry refused evictions
+    # -n: objects naming no namespace are placed in it (kubectl apply -n), and only its
+    # pods are compared.
+    namespace: str | None = None
 
 
 def load_effective(
@@ -58,9 +61,13 @@ def plan_side(
     extenders: ExtenderUse = ExtenderUse(),
     operations: Sequence[Operation] = (),
     drain_timeout: float | None = None,
+    namespace: str | None = None,
 ) -> tuple[Planned, list[str]]:
-    """Plan ``manifests`` on a freshly loaded cluster (a run binds and deletes its pods)."""
-    loaded = load_cluster(list(manifests), kubernetes_version=config.features.version)
+    """Plan ``manifests`` on a freshly loaded cluster (a run binds and deletes its pods);
+    ``namespace`` is ``-n``'s, for objects naming none."""
+    loaded = load_cluster(
+        list(manifests), kubernetes_version=config.features.version, namespace=namespace
+    )
     cluster = loaded.cluster
     whatif = (apply_operations(cluster, operations, drain_timeout=drain_timeout)
               if operations else None)
@@ -95,16 +102,19 @@ def run_diff(
         raise KschedError("no manifests to plan: give PATH... or --base-manifests/--head-manifests")
     base_config, base_effective = load_effective(base.config, base.features)
     head_config, head_effective = load_effective(head.config, head.features)
-    base_planned, base_warnings = plan_side(base_config, base.manifests, progress, extenders)
+    base_planned, base_warnings = plan_side(
+        base_config, base.manifests, progress, extenders, namespace=base.namespace
+    )
     head_planned, head_warnings = plan_side(
-        head_config, head.manifests, progress, extenders, head.operations, head.drain_timeout
+        head_config, head.manifests, progress, extenders, head.operations, head.drain_timeout,
+        head.namespace,
     )
     if extenders.mode == "skip" and (base_config.extender_configs or head_config.extender_configs):
         base_warnings.append(
             "extenders skipped (--extender-mode skip): configured extenders took no part "
             "in either plan"
         )
-    changes, pods = compare(base_planned, head_planned)
+    changes, pods = compare(base_planned, head_planned, head.namespace)
     differ = base.features.version != head.features.version
     return DiffResult(
         base=_side(base, base_planned, differ),
@@ -123,4 +133,8 @@ def _side(given: SideInput, planned: Planned, versions_differ: bool = False) -> 
     label = given.config
     if versions_differ:
         label = f"{given.config} @ kubernetes {given.features.version}"
-    return Side(label, list(given.manifests), planned.plan.summary(), len(planned.nodes))
+    plan = planned.plan
+    if given.namespace is not None:  # -n: the outcomes of its pods only
+        prefix = f"{given.namespace}/"
+        plan = replace(plan, decisions=[d for d in plan.decisions if d.pod.startswith(prefix)])
+    return Side(label, list(given.manifests), plan.summary(), len(planned.nodes))

@@ -82,9 +82,14 @@ class Selection:
         """kubectl get's sentence when the selection shows no pod, else None."""
         if shown is None or decisions:
             return None
-        if self.namespace is None:
-            return "No resources found"
-        return f"No resources found in {self.namespace} namespace."
+        return no_resources(self.namespace)
+
+
+def no_resources(namespace: str | None) -> str:
+    """kubectl get's sentence for an empty listing (of ``namespace``, or of all)."""
+    if namespace is None:
+        return "No resources found"
+    return f"No resources found in {namespace} namespace."
 
 
 def restrict(plan: Plan, shown: set[str] | None) -> Plan:

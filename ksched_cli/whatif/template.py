@@ -9,6 +9,7 @@ from typing import Any
 
 from ..api.pod import Pod, parse_pod
 from ..api.pod_level import drop_disabled
+from ..api.printed_names import API_KINDS, parse_name
 from ..engine.cluster import Cluster
 from ..errors import KschedError, KschedErrors, Location, ObjectError, ObjectErrors
 from ..manifests.admission import Admission, prepare_for_create
@@ -61,18 +62,20 @@ def _check(raw: Mapping[str, Any], kind: str, version: str) -> None:
 class Pick:
     """``--workload KIND/NAME`` (and ``-n NS``): which object of a chart to count."""
 
-    kind: str  # canonical (Deployment)
+    kind: str | None  # canonical (Deployment); None: a name without its kind, any kind
     name: str
     namespace: str | None = None
 
     def text(self) -> str:
-        return f"{self.kind.lower()}/{self.name}"
+        return f"{self.kind.lower()}/{self.name}" if self.kind else self.name
 
     def matches(self, raw: Mapping[str, Any]) -> bool:
         meta = raw.get("metadata") if isinstance(raw.get("metadata"), Mapping) else {}
         assert isinstance(meta, Mapping)
         namespace = meta.get("namespace") or "default"
-        return (raw.get("kind") == self.kind and meta.get("name") == self.name
+        kind = raw.get("kind")
+        return ((kind == self.kind if self.kind else kind in KINDS)
+                and meta.get("name") == self.name
                 and (self.namespace is None or namespace == self.namespace))
 
 
@@ -80,13 +83,13 @@ KINDS = ("Pod", *TEMPLATE_PATHS)
 
 
 def parse_pick(text: str, namespace: str | None) -> Pick:
-    """``deployment/web`` (any case of the kind); a malformed one is an option error."""
-    kind, _, name = text.partition("/")
-    canonical = {k.lower(): k for k in KINDS}.get(kind.lower())
-    if canonical is None or not name or "/" in name:
-        raise KschedError(f'"{text}": expected KIND/NAME, KIND one of {", ".join(KINDS)}',
-                          field="--workload")
-    return Pick(canonical, name, namespace)
+    """The object named as ksched prints it (``deployment/web``, ``deploy/web``,
+    ``NS/deployment/web``, ``deployment.apps/web``, or its bare name); a malformed one is
+    an option error."""
+    name = parse_name(text, namespace, option="--workload")
+    named_namespace = text.count("/") == (1 if name.bare else 2)
+    kind = None if name.bare else API_KINDS[name.kind]  # every kind printed has a template
+    return Pick(kind, name.name, name.namespace if named_namespace else namespace)
 
 
 def _files(path: Path) -> list[Path]:
@@ -124,6 +127,10 @@ def _choose(file: str, pick: Pick | None) -> tuple[Path, str, list[Any], int]:
         if len(chosen) == 1:
             return chosen[0]
         where = f" in namespace {pick.namespace}" if pick.namespace else ""
+        if len({c[2][c[3]].get("kind") for c in chosen}) > 1:
+            have = ", ".join(_describe(c[2][c[3]]) for c in chosen)
+            raise KschedError(f"{pick.text()} names {len(chosen)} objects ({have}): choose "
+                              "one with --workload KIND/NAME", Location(file))
         if chosen:
             raise KschedError(f"{pick.text()} is in several namespaces: choose one with -n",
                               Location(file))

@@ -211,8 +211,18 @@ def test_a_workloads_pods_are_each_explained() -> None:
     assert all(re.match(r"Pod shop/frontend-\w+-\w+: Scheduled on worker-", s) for s in stories)
 
 
+@pytest.mark.parametrize("name", ["shop/frontend", "frontend"])
+def test_a_workloads_name_without_its_kind_is_its_pods(name: str) -> None:
+    # As capacity names its copies (shop/frontend), when no pod has the name.
+    result = ksched("plan", NEWCOMER, "-n", "shop", "--explain-pod", name, *V130)
+    stories = [line for line in result.stdout.splitlines() if line.startswith("Pod ")]
+    assert result.exit_code == 2
+    assert [s.split(":")[0] for s in stories] == [
+        "Pod shop/frontend-7d49b8b9dd-lwntx", "Pod shop/frontend-7d49b8b9dd-bdbbs"]
+
+
 def test_a_missing_pod_names_the_pods_of_the_workload_of_that_name() -> None:
-    result = ksched("plan", NEWCOMER, "-n", "shop", "--explain-pod", "shop/frontend", *V130)
+    result = ksched("plan", NEWCOMER, "-n", "shop", "--explain-pod", "pod/frontend", *V130)
     assert result.exit_code == 1
     assert re.fullmatch(
         r"error: --explain-pod: no pod shop/frontend in the input; did you mean "
@@ -270,7 +280,7 @@ def test_capacity_takes_a_workload_of_the_input(args: list[str]) -> None:
 
 
 def test_capacity_names_the_workload_when_the_pod_is_missing() -> None:
-    result = ksched("capacity", "frontend", NEWCOMER, "-n", "shop", *V130)
+    result = ksched("capacity", "pod/frontend", NEWCOMER, "-n", "shop", *V130)
     assert result.exit_code == 1
     assert result.stderr.startswith(
         "error: WORKLOAD_OR_POD_FILE: not a file, and no pod shop/frontend in the input; "

@@ -106,7 +106,11 @@ def test_events_that_move_nothing_only_with_v(monkeypatch: pytest.MonkeyPatch,
 @pytest.mark.parametrize(
     ("args", "line"),
     [
-        (["--explain-pod", "db-1"], 'error: --explain-pod "db-1": expected NAMESPACE/NAME'),
+        (["--explain-pod", "db-1"],
+         "error: --explain-pod: no pod default/db-1 in the input (did you mean shop/db-1?)"),
+        (["--explain-pod", "shop//db-1"],
+         'error: --explain-pod: malformed name "shop//db-1": expected NAME, NS/NAME, KIND/NAME '
+         "or NS/KIND/NAME (pod/NAME, deployment.apps/NAME...)"),
         (["--explain-pod", "shop/db-1", "-o", "json"],
          "error: --explain-pod needs the table output"),
     ],
@@ -137,9 +141,12 @@ def test_capacity_of_a_chart_workload(monkeypatch: pytest.MonkeyPatch) -> None:
          f"{EXAMPLE}/shop: error: no deployment/frontend in namespace default (found: "
          "deployment/frontend -n shop, deployment/cart -n shop, statefulset/db -n shop, "
          "job/migrate -n shop)"),
-        (["--workload", "frontend"], 'error: --workload: "frontend": expected KIND/NAME, KIND '
-         "one of Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, "
-         "Job, CronJob"),
+        (["--workload", "shop/deployment/frontend/x"], 'error: --workload: malformed name '
+         '"shop/deployment/frontend/x": expected NAME, NS/NAME, KIND/NAME or NS/KIND/NAME '
+         "(pod/NAME, deployment.apps/NAME...)"),
+        (["--workload", "svc/frontend"], f"{EXAMPLE}/shop: error: no frontend in namespace "
+         "svc (found: deployment/frontend -n shop, deployment/cart -n shop, statefulset/db -n "
+         "shop, job/migrate -n shop)"),
         # -n alone places manifests without a namespace (kubectl apply -n): the chart
         # still holds four workloads to choose from.
         (["-n", "shop"], f"{EXAMPLE}/shop: error: 4 workloads (deployment/frontend -n shop, "

@@ -73,8 +73,9 @@ OPERATIONS: Mapping[str, tuple[str, str, Callable[[str], Operation]]] = {
     "--uncordon": ("NODE|-l SEL", "Mark the node(s) schedulable.", _uncordon),
     "--add-nodes": ("FILE=N", "Add N copies of the Node in FILE (names <name>-1...; "
                     "DaemonSets get pods on them).", _add_nodes),
-    "--scale": ("KIND/NAME=N", "Scale a deployment, replicaset or statefulset "
-                "(NAME or NAMESPACE/NAME) to N replicas.", _scale),
+    "--scale": ("KIND/NAME=N", "Scale a deployment, replicaset or statefulset to N "
+                "replicas; named as ksched prints it (deployment/web in -n NS, "
+                "NS/deployment/web, deployment.apps/web, or the workload's NS/NAME).", _scale),
 }
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...api.pod import Pod
+from ...api.printed_names import parse_name
 from ...api.workloads import ReplicasSpec, StatefulSetSpec, Workload
 from ...engine.cluster import Cluster
 from ...errors import KschedError
@@ -24,11 +25,8 @@ from ..reconcile import replacement_name
 from .base import OpContext, owner_text
 
 OPTION = "--scale"
-KINDS = {
-    "deployment": "Deployment", "deployments": "Deployment", "deploy": "Deployment",
-    "replicaset": "ReplicaSet", "replicasets": "ReplicaSet", "rs": "ReplicaSet",
-    "statefulset": "StatefulSet", "statefulsets": "StatefulSet", "sts": "StatefulSet",
-}
+# The kinds --scale changes, by output kind (api/printed_names.py reads their aliases).
+KINDS = {"deployment": "Deployment", "replicaset": "ReplicaSet", "statefulset": "StatefulSet"}
 DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
 HASH_LABEL = "pod-template-hash"
 _ORDINAL = re.compile(r"-(\d+)$")
@@ -62,10 +60,33 @@ class Scale:
         )
 
     def check(self, cluster: Cluster) -> None:
+        if not self.kind:
+            self.kind = self._named_kind(cluster)
         if self.pods(cluster) or self._declared(cluster):
             return
         raise KschedError(f"no {self.label} in namespace {self.namespace} of the input",
                           field=OPTION)
+
+    def _named_kind(self, cluster: Cluster) -> str:
+        """The kind of the one scalable workload of the name a kind-less value gives (as
+        ``capacity`` prints a workload); none or several is an error naming them."""
+        kinds = [kind for kind in KINDS.values()
+                 if dataclasses.replace(self, kind=kind)._found(cluster)]
+        if len(kinds) == 1:
+            return kinds[0]
+        where = f"in namespace {self.namespace} of the input"
+        if not kinds:
+            pod = next((p for p in cluster.pods if p.key == f"{self.namespace}/{self.name}"), None)
+            owner = owner_text(pod) if pod is not None else ""
+            hint = f" ({pod.key} is a pod of {owner})" if pod is not None and owner else ""
+            raise KschedError(
+                f"no deployment, replicaset or statefulset {self.name} {where}{hint}",
+                field=OPTION)
+        found = " and ".join(f"{k.lower()}/{self.name}" for k in kinds)
+        raise KschedError(f"{found} {where}: name the kind (KIND/NAME=N)", field=OPTION)
+
+    def _found(self, cluster: Cluster) -> bool:
+        return bool(self.pods(cluster)) or self._declared(cluster)
 
     def _declared(self, cluster: Cluster) -> bool:
         return in_input(cluster, self.namespace, self.kind, self.name)
@@ -172,23 +193,24 @@ def _rank(ctx: OpContext, pods: Sequence[Pod]) -> list[Pod]:
 
 
 def parse_scale(value: str) -> Scale:
-    """``KIND/NAME=N``, ``KIND/NS/NAME=N`` or, as a table prints a workload,
-    ``NS/KIND/NAME=N``; without a namespace the command's ``-n`` (else default) applies
-    (``in_namespace``)."""
+    """The target named as ksched prints it (api/printed_names.py: ``KIND/NAME=N``,
+    ``NS/KIND/NAME=N``, ``KIND/NS/NAME=N``, ``deployment.apps/NAME=N``, or the workload's
+    ``NS/NAME=N``, its kind found in the input); without a namespace the command's ``-n``
+    (else default) applies (``in_namespace``)."""
     target, count = _split(value)
-    parts = target.split("/")
-    if len(parts) == 3 and parts[1].lower() in KINDS and parts[0].lower() not in KINDS:
-        parts = [parts[1], parts[0], parts[2]]  # NS/KIND/NAME
-    kind = KINDS.get(parts[0].lower())
-    if kind is None or len(parts) not in (2, 3) or not all(parts):
+    try:
+        name = parse_name(target, None)
+    except KschedError:
+        name = None
+    if name is None or name.kind not in (*KINDS, "pod") or (name.kind == "pod" and not name.bare):
         raise KschedError(
             f'malformed value "{value}": expected KIND/NAME=N or NS/KIND/NAME=N with KIND one '
             "of deployment, replicaset, statefulset",
             field=OPTION,
         )
-    named = len(parts) == 3
-    namespace = parts[1] if named else "default"
-    return Scale(kind, namespace, parts[-1], count, f"{OPTION} {value}", named)
+    named = target.count("/") == (1 if name.bare else 2)
+    kind = "" if name.bare else KINDS[name.kind]
+    return Scale(kind, name.namespace, name.name, count, f"{OPTION} {value}", named)
 
 
 def in_namespace(operations: Sequence[object], namespace: str | None) -> None:
