@@ -13,7 +13,7 @@ extenders) takes every event, one that registers none takes none.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.pod import Pod
 from ..framework.nodeinfo import HostPortInfo, used_port_list
@@ -23,8 +23,6 @@ from ..plugins.nodevolumelimits.csi_translation import plugin_for_inline
 from ..plugins.nodevolumelimits.utils import is_ephemeral
 from ..plugins.volumerestrictions import is_volume_conflict, needs_restrictions_check
 from ..versions.features import V130, Features
-from . import node_hints, storage_hints
-from .node_hints import NodeEvent
 from .pod_events import (  # re-exported: the what-if layer names them here
     ADD as ADD,
 )
@@ -43,11 +41,16 @@ from .pod_events import (
 from .pod_events import (
     PodEvent as PodEvent,
 )
-from .storage_hints import StorageEvent
+
+if TYPE_CHECKING:  # node and storage events come from what-if operations and storage updates
+    from .node_hints import NodeEvent
+    from .storage_hints import StorageEvent
+
+    # A cluster event the hints judge: a pod's (bound or deleted), a node's or a storage
+    # object's.
+    Event = PodEvent | NodeEvent | StorageEvent
 
 Hint = Callable[[Any, Pod, PodEvent, Features], bool]
-# A cluster event the hints judge: a pod's (bound or deleted), a node's or a storage object's.
-Event = PodEvent | NodeEvent | StorageEvent
 
 
 def _held_a_place(event: PodEvent, features: Features) -> bool:
@@ -191,11 +194,14 @@ def _plugin_says_queue(
 
 
 def _says_queue(name: str, plugin: Any, pod: Pod, event: Event, features: Features) -> bool | None:
-    if isinstance(event, NodeEvent):
+    if isinstance(event, PodEvent):
+        return _plugin_says_queue(name, plugin, pod, event, features)
+    # Whoever made a node or storage event imported its module: these imports are free then.
+    from . import node_hints, storage_hints
+
+    if isinstance(event, node_hints.NodeEvent):
         return node_hints.plugin_says_queue(name, plugin, pod, event, features)
-    if isinstance(event, StorageEvent):
-        return storage_hints.plugin_says_queue(name, pod, event, features, has_enqueue_extensions)
-    return _plugin_says_queue(name, plugin, pod, event, features)
+    return storage_hints.plugin_says_queue(name, pod, event, features, has_enqueue_extensions)
 
 
 def worth_requeuing(
@@ -229,9 +235,11 @@ def of_interest(
     """isEventOfInterest: some enabled plugin (or an extender) registered the event."""
     if extenders:
         return True
-    if isinstance(event, NodeEvent):
-        return any(node_hints.interested(name, event) for name in enabled)
-    if isinstance(event, StorageEvent):
+    if not isinstance(event, PodEvent):
+        from . import node_hints, storage_hints
+
+        if isinstance(event, node_hints.NodeEvent):
+            return any(node_hints.interested(name, event) for name in enabled)
         return any(
             storage_hints.interested(name, event, features, has_enqueue_extensions)
             for name in enabled
@@ -271,6 +279,6 @@ class ProfileHints:
     def concerns(self, info: QueuedPodInfo, event: Event) -> bool:
         """Node, storage and delete events reach every pod; AssignedPodAdd only those
         crossing topology with it."""
-        if isinstance(event, NodeEvent | StorageEvent) or event.action == DELETE:
+        if not isinstance(event, PodEvent) or event.action == DELETE:
             return True
         return crosses_topology(info, event.pod, self._namespace_labels(event.pod.namespace))

@@ -8,7 +8,6 @@ reply's Go type.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -53,6 +52,8 @@ class BadAnswers:
 
     @staticmethod
     def _key(prefix: str, url: str, data: bytes) -> tuple[str, str, bytes]:
+        import hashlib  # OpenSSL loads only for a plan that calls an extender
+
         return prefix, url, hashlib.sha256(data).digest()
 
     def known(self, prefix: str, url: str, data: bytes) -> str | None:

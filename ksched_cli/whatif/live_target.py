@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..api.node import Node
 from ..api.pod import Pod
@@ -14,8 +15,11 @@ from ..engine import events as ev
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine
 from ..engine.node_hints import NodeEvent
-from ..engine.queueing_hints import DELETE, Event, PodEvent
+from ..engine.queueing_hints import DELETE, PodEvent
 from ..engine.storage_hints import StorageEvent
+
+if TYPE_CHECKING:
+    from ..engine.queueing_hints import Event
 
 # v1.32+ event labels (ClusterEvent.Label: resource and action type).
 _UPDATE_LABELS = {

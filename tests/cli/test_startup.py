@@ -50,7 +50,7 @@ def test_help_listing_equals_the_eagerly_loaded_one(columns: str) -> None:
 
 
 # Modules `ksched --help` must not import: every sub-command and the heavy libraries.
-HEAVY = ["numpy", "jsonschema", "yaml", "ksched_cli.engine", "ksched_cli.config"] + [
+HEAVY = ["numpy", "jsonschema", "jinja2", "yaml", "ksched_cli.engine", "ksched_cli.config"] + [
     f"ksched_cli.cli.{module}" for module in COMMANDS.values()
 ]
 
@@ -152,6 +152,32 @@ def test_small_plan_imports_no_schema_yaml_round_trip_or_controllers(tmp_path: P
     assert _imported_by(
         ["plan", str(path), "--kubernetes-version", "1.30"], NOT_FOR_A_SMALL_PLAN
     ) == (0, [])
+
+
+# Under the default release (v1.36) the queueing hints, batching and the tie heap load, but
+# node and storage events only come from what-if operations and storage objects, and
+# OpenSSL (hashlib) only from an extender call.
+NOT_FOR_A_SMALL_PLAN_OF_THE_DEFAULT_RELEASE = [
+    *(m for m in NOT_FOR_A_SMALL_PLAN if not m.startswith("ksched_cli.engine.")),
+    "ksched_cli.engine.node_hints",
+    "ksched_cli.engine.storage_hints",
+    "hashlib",
+    "jinja2",
+]
+
+
+def test_small_plan_of_the_default_release_imports_no_storage_or_node_hints(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "one.yaml"
+    path.write_text(ONE_NODE)
+    assert _imported_by(["plan", str(path)], NOT_FOR_A_SMALL_PLAN_OF_THE_DEFAULT_RELEASE) == (
+        0,
+        [],
+    )
+    # ... while the modules it does need are the ones the list leaves out.
+    needed = ["ksched_cli.engine.batching", "ksched_cli.engine.queueing_hints"]
+    assert _imported_by(["plan", str(path)], needed) == (0, needed)
 
 
 def test_user_config_and_workloads_still_import_them(tmp_path: Path) -> None:

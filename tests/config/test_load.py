@@ -5,10 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from ksched_cli.config.builtin import PROFILE_DIR, builtin_profiles
-from ksched_cli.config.load import check_config, default_config, load_config, resolve
+from ksched_cli.config.load import (
+    check_config,
+    check_document,
+    default_config,
+    load_config,
+    resolve,
+)
 from ksched_cli.errors import KschedError
+from ksched_cli.versions.releases import DEFAULT_VERSION, features_for
+from ksched_cli.yamlio import FAST_LOADER, read_text
 
 from .helpers import write
 
@@ -33,6 +42,19 @@ def test_load_config_ignores_warnings(tmp_path: Path) -> None:
 
 def test_builtin_default_profile_is_the_default_config() -> None:
     assert load_config("default").profiles == default_config().profiles
+
+
+def test_default_is_not_read_yet_equals_its_written_out_file() -> None:
+    # `default` is checked from apiVersion and kind alone (start-up); the file writes out
+    # the default release's defaults, so reading it must give the same for that release.
+    features = features_for(DEFAULT_VERSION)
+    by_name = check_config("default", features)
+    doc = yaml.load(read_text(PROFILE_DIR / "default.yaml"), Loader=FAST_LOADER)
+    from_file = check_document("default", doc, features, schema_clean=True)
+    assert by_name.config is not None
+    assert by_name.config == from_file.config
+    assert by_name.effective == from_file.effective
+    assert by_name.findings == from_file.findings == []
 
 
 def test_every_builtin_profile_loads_without_findings() -> None:
