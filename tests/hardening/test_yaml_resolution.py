@@ -245,3 +245,12 @@ def test_plain_scalars_typed_as_go_yaml_types_them(text: str) -> None:
     assert slow == {"v": expected} and type(slow["v"]) is type(expected), text
     if "<<" not in text:
         assert fastyaml.load_all(document) == [slow]
+
+
+def test_keys_that_become_one_json_key_are_repeated_on_the_slow_path_too(tmp_path: Path) -> None:
+    # An anchor sends the file to the standard loader; the event scan compares JSON keys.
+    text = POD.replace("metadata: {name: p}", "metadata:\n  name: &n p\n  labels: {on: a, y: b}")
+    path = write(tmp_path, "pod.yaml", text + "---\n" + NODE)
+    assert one_error(ksched("plan", path)) == (
+        f'{path}:5:19: error: Pod default/p (document 1): metadata.labels.true: duplicate field '
+        '"metadata.labels.true"')
