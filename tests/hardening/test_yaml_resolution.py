@@ -254,3 +254,14 @@ def test_keys_that_become_one_json_key_are_repeated_on_the_slow_path_too(tmp_pat
     assert one_error(ksched("plan", path)) == (
         f'{path}:5:19: error: Pod default/p (document 1): metadata.labels.true: duplicate field '
         '"metadata.labels.true"')
+
+
+@pytest.mark.parametrize("value", ['"' + "9" * 5000 + '"', "9" * 5000])
+def test_long_digit_strings_in_flow_yaml_are_strings(tmp_path: Path, value: str) -> None:
+    # Flow YAML (it starts with "{" but is not JSON): go-yaml v2 reads both as strings,
+    # the plain one as no int64, uint64 or float64 holds it.
+    text = ("{apiVersion: v1, kind: Pod, metadata: {name: p, annotations: {a: " + value
+            + "}}, spec: {containers: [{name: c, image: x}]}}\n")
+    path = write(tmp_path, "pod.yaml", text)
+    document = read_documents(Path(path)).documents[0]
+    assert document["metadata"]["annotations"] == {"a": "9" * 5000}
