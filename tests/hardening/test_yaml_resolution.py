@@ -38,8 +38,8 @@ VALUES = {
     "0b_": "0b_",  # PyYAML: a ValueError in its int constructor
     "+12": 12,
     ".5": 0.5,
-    "-.5": -0.5,
-    ".1_2": 0.12,  # PyYAML: "._12" style underscores are not its floats
+    "-.5": -0.5,  # PyYAML: "-.5" (its dot-first floats take no sign)
+    ".1_2": 0.12,  # Go's ParseFloat takes "_" between digits
     "._1": "._1",
     "1_000": 1000,
     "1__0": 10,
