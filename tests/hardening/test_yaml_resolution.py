@@ -265,3 +265,26 @@ def test_long_digit_strings_in_flow_yaml_are_strings(tmp_path: Path, value: str)
     path = write(tmp_path, "pod.yaml", text)
     document = read_documents(Path(path)).documents[0]
     assert document["metadata"]["annotations"] == {"a": "9" * 5000}
+
+
+CONFIG = ("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+          "percentageOfNodesToScore: {value}\n")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("1e2", None), ("08", None), ("0o17", None),
+     (".inf", ":3:27: error: invalid YAML: json: unsupported value: +Inf"),
+     ("1:30", ':3:1: error: percentageOfNodesToScore: Invalid value: "1:30": expected an integer'),
+     ("y", ":3:1: error: percentageOfNodesToScore: Invalid value: true: expected an integer")],
+)
+def test_configurations_are_typed_as_kube_scheduler_reads_them(
+    tmp_path: Path, value: str, expected: str | None
+) -> None:
+    # kube-scheduler decodes its configuration through sigs.k8s.io/yaml too.
+    path = write(tmp_path, "config.yaml", CONFIG.format(value=value))
+    result = ksched("validate", path)
+    if expected is None:
+        assert (result.exit_code, result.output) == (0, f"{path}: valid\n")
+    else:
+        assert (result.exit_code, result.output) == (1, f"{path}{expected}\n")
