@@ -288,3 +288,34 @@ def test_configurations_are_typed_as_kube_scheduler_reads_them(
         assert (result.exit_code, result.output) == (0, f"{path}: valid\n")
     else:
         assert (result.exit_code, result.output) == (1, f"{path}{expected}\n")
+
+
+DEPLOYMENT = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 1\n"
+              "  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
+              "    spec: {containers: [{name: c, image: [x]}]}\n")
+
+
+def test_string_fields_refuse_what_go_yaml_types_otherwise(tmp_path: Path) -> None:
+    # Go's UnmarshalTypeError: the innermost struct, then the struct fields from the root
+    # (no list index, no map key); ksched's own path (before it) keeps both.
+    text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: 08}\nspec:\n"
+            "  containers: [{name: c, image: 1e3, ports: [{containerPort: 99999999999, "
+            "name: on}]}]\n  volumes: [{name: v, csi: {driver: d, volumeAttributes: {a: 1}}}]\n")
+    path = write(tmp_path, "pod.yaml", text + "---\n" + DEPLOYMENT)
+    result = ksched("plan", path)
+    assert result.exit_code == 1
+    go = "json: cannot unmarshal {} into Go struct field {} of type {}"
+    assert [line.split(": error: ", 1)[1] for line in result.stderr.splitlines()] == [
+        "Pod default/p (document 1): metadata.namespace: "
+        + go.format("number", "ObjectMeta.metadata.namespace", "string"),
+        "Pod default/p (document 1): spec.containers[0].image: "
+        + go.format("number", "Container.spec.containers.image", "string"),
+        "Pod default/p (document 1): spec.containers[0].ports[0].containerPort: " + go.format(
+            "number 99999999999", "ContainerPort.spec.containers.ports.containerPort", "int32"),
+        "Pod default/p (document 1): spec.containers[0].ports[0].name: "
+        + go.format("bool", "ContainerPort.spec.containers.ports.name", "string"),
+        "Pod default/p (document 1): spec.volumes[0].csi.volumeAttributes.a: " + go.format(
+            "number", "CSIVolumeSource.spec.volumes.csi.volumeAttributes", "string"),
+        "Deployment default/d (document 2): spec.template.spec.containers[0].image: "
+        + go.format("array", "Container.spec.template.spec.containers.image", "string"),
+    ]
