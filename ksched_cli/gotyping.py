@@ -27,6 +27,17 @@ class NullKey(ValueError):
         self.value = value
 
 
+class UnsupportedKey(NullKey):
+    """A key go-yaml v2 decodes as uint64 (past int64): sigs.k8s.io/yaml has no case for it."""
+
+    def __init__(self, value: int) -> None:
+        ValueError.__init__(self, f"unsupported map key of type: uint64, key: {value:#x}")
+        self.value = value
+
+
+INT64_MAX = 2**63 - 1
+
+
 def go_key(key: Any) -> str:
     """A mapping key as convertToJSONableObject turns it into a JSON key."""
     if isinstance(key, str):
@@ -34,6 +45,8 @@ def go_key(key: Any) -> str:
     if isinstance(key, bool):
         return "true" if key else "false"
     if isinstance(key, int):
+        if key > INT64_MAX:
+            raise UnsupportedKey(key)
         return str(key)
     if isinstance(key, float):
         return go_float32_g(key)
@@ -76,12 +89,3 @@ def _shortest32(value: float) -> tuple[str, int]:
     text = f"{abs(value):.8e}"
     mantissa, exp = text.split("e")
     return mantissa.replace(".", "").rstrip("0"), int(exp)
-
-
-def go_keys(value: Any) -> Any:
-    """``value`` with every mapping key converted by ``go_key`` (for the slow loaders)."""
-    if isinstance(value, dict):
-        return {go_key(k): go_keys(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [go_keys(v) for v in value]
-    return value

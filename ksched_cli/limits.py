@@ -45,20 +45,28 @@ def current() -> Limits:
     return _current
 
 
+def pods_over(total: int) -> str:
+    """Why ``total`` pods created in one run are too many; "" within the limit."""
+    if total <= _current.pods:
+        return ""
+    return _reason(_current.pods, "pods", POD_OPTION, POD_ENV)
+
+
 def check_pods(total: int, what: str) -> None:
     """KschedError when a run would have created ``total`` pods, past the limit."""
-    if total > _current.pods:
-        raise KschedError(_message(what, _current.pods, "pods", POD_OPTION, POD_ENV))
+    reason = pods_over(total)
+    if reason:
+        raise KschedError(f"{what}: {reason}")
 
 
 def check_nodes(total: int, what: str) -> None:
     """KschedError when a run would have created ``total`` nodes, past the limit."""
     if total > _current.nodes:
-        raise KschedError(_message(what, _current.nodes, "nodes", NODE_OPTION, NODE_ENV))
+        raise KschedError(f"{what}: {_reason(_current.nodes, 'nodes', NODE_OPTION, NODE_ENV)}")
 
 
-def _message(what: str, limit: int, objects: str, option: str, env: str) -> str:
+def _reason(limit: int, objects: str, option: str, env: str) -> str:
     return (
-        f"{what}: would create more than {limit:,} {objects}, ksched's limit for one run "
+        f"would create more than {limit:,} {objects}, ksched's limit for one run "
         f"(raise it with {option} N or {env})"
     )

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from . import readers
+from . import goresolve, readers
 from .errors import KschedError, Location
-from .gotyping import GO_BOOLEANS, NullKey, go_keys
+from .gotyping import go_key
 
 _BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The tag of every plain scalar, resolved by go-yaml v2's rules when it is constructed.
+GO_PLAIN = "tag:ksched,2026:go-plain"
 
 
 def number_too_long(value: str) -> str:
@@ -33,31 +35,74 @@ def number_too_long(value: str) -> str:
     )
 
 
-def _bounded_int(loader: Any, node: Any) -> Any:
-    try:
-        return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
-    except ValueError:
-        raise yaml.constructor.ConstructorError(
-            None, None, number_too_long(node.value), node.start_mark
-        ) from None
-
-
 class _Loader(_BASE_LOADER):  # type: ignore[misc]
-    """The safe loader, with an over-long integer a positioned YAML error."""
+    """The safe loader with go-yaml v2's typing (as kubectl and kube-scheduler read YAML):
+    every plain scalar is resolved by ``goresolve``, not by PyYAML's YAML 1.1 patterns,
+    values read back as sigs.k8s.io/yaml's JSON has them and keys are JSON strings."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and implicit[0]:
+            return goresolve.MERGE if value == "<<" else GO_PLAIN
+        return super().resolve(kind, value, implicit)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+        if isinstance(node, yaml.MappingNode):
+            self.flatten_mapping(node)
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            mapping[self._key(node, key_node, deep)] = self.construct_object(value_node, deep)
+        return mapping
+
+    def _key(self, node: Any, key_node: Any, deep: bool) -> Any:
+        """A scalar key as sigs.k8s.io/yaml writes it (from its Go value, not its JSON one)."""
+        if not isinstance(key_node, yaml.ScalarNode):
+            key = self.construct_object(key_node, deep)
+            if not isinstance(key, Hashable):
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping", node.start_mark, "found unhashable key",
+                    key_node.start_mark)
+            return key
+        try:
+            if key_node.tag == GO_PLAIN:
+                return go_key(goresolve.resolve_plain(key_node.value)[1])
+            if key_node.tag == goresolve.STR:
+                return key_node.value
+            return go_key(goresolve.resolve_tagged(key_node.tag, key_node.value))
+        except ValueError as exc:  # a null or uint64 key, or a tag its text cannot have
+            raise yaml.constructor.ConstructorError(
+                None, None, str(exc), key_node.start_mark) from None
 
 
-_Loader.add_constructor("tag:yaml.org,2002:int", _bounded_int)
+def _go_plain(loader: Any, node: Any) -> Any:
+    try:
+        return goresolve.plain_value(node.value)
+    except goresolve.NonFinite as exc:
+        raise yaml.constructor.ConstructorError(None, None, str(exc), node.start_mark) from None
 
 
-def _go_bool(loader: Any, node: Any) -> Any:
-    if node.value in GO_BOOLEANS:
-        return GO_BOOLEANS[node.value]
-    return yaml.constructor.SafeConstructor.construct_yaml_bool(loader, node)
+def _go_tagged(loader: Any, node: Any) -> Any:
+    """A node with an explicit tag: go-yaml v2 ignores tags on collections, types a scalar
+    by its tag when it is one of the core types and keeps the text for any other tag."""
+    if isinstance(node, yaml.ScalarNode):
+        if node.tag == goresolve.STR:
+            return node.value
+        try:
+            return goresolve.json_value(goresolve.resolve_tagged(node.tag, node.value))
+        except ValueError as exc:
+            raise yaml.constructor.ConstructorError(
+                None, None, str(exc), node.start_mark) from None
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_yaml_map(node)
+    return loader.construct_yaml_seq(node)
 
 
-# go-yaml v2 (YAML 1.1, as kubectl and kube-scheduler read YAML) takes y/Y/n/N as booleans.
-_Loader.add_constructor("tag:yaml.org,2002:bool", _go_bool)
-_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN"))
+_Loader.add_constructor(GO_PLAIN, _go_plain)
+# A "<<" that is not a mapping key is the string "<<" to go-yaml v2.
+_Loader.add_constructor(goresolve.MERGE, lambda loader, node: node.value)
+for _tag in ("str", "int", "float", "bool", "null", "binary", "timestamp",
+             "set", "omap", "pairs", "seq", "map"):
+    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _go_tagged)
+_Loader.add_constructor(None, _go_tagged)
 
 # PyYAML's C loader when it is built in (every reader of plain data uses it).
 FAST_LOADER: Any = _Loader
@@ -75,9 +120,7 @@ def load_documents(path: Path, text: str | None = None) -> list[Any]:
     """Every document of a YAML or JSON file, as plain Python values (fast path)."""
     text = read_text(path) if text is None else text
     try:
-        return [go_keys(d) for d in yaml.load_all(text, Loader=FAST_LOADER)]
-    except NullKey as exc:
-        raise KschedError(f"invalid YAML: {exc}", Location(str(path))) from None
+        return list(yaml.load_all(text, Loader=FAST_LOADER))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(str(path), mark.line + 1, mark.column + 1) if mark else Location(str(path))
@@ -88,9 +131,31 @@ def load_documents(path: Path, text: str | None = None) -> list[Any]:
 
 
 def _positioned_loader() -> YAML:
+    """ruamel's round-trip loader (it keeps positions), typing plain scalars as go-yaml v2
+    does; its keys keep the value's type (``go_key`` makes them strings when read)."""
     from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor
+    from ruamel.yaml.nodes import ScalarNode
+    from ruamel.yaml.resolver import VersionedResolver
+    from ruamel.yaml.tag import Tag
 
+    class GoResolver(VersionedResolver):
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            if kind is ScalarNode and implicit[0] and value != "<<":
+                return Tag(suffix=GO_PLAIN)
+            return super().resolve(kind, value, implicit)
+
+    class GoConstructor(RoundTripConstructor):
+        def construct_go_plain(self, node: Any) -> Any:
+            try:
+                return goresolve.plain_value(node.value)
+            except goresolve.NonFinite as exc:
+                raise ConstructorError(None, None, str(exc), node.start_mark) from None
+
+    GoConstructor.add_constructor(GO_PLAIN, GoConstructor.construct_go_plain)
     loader = YAML(typ="rt")
+    loader.Resolver = GoResolver
+    loader.Constructor = GoConstructor
     loader.allow_duplicate_keys = False
     return loader
 
@@ -110,7 +175,7 @@ def load_positioned(path: Path, text: str | None = None) -> list[Any]:
     except Exception as exc:  # ruamel raises several unrelated types for bad input
         message = str(exc)
         where = Location(str(path))
-        value = _long_integer(text) if isinstance(exc, ValueError) else ""
+        value = long_integer(text) if isinstance(exc, ValueError) else ""
         if value:
             message = number_too_long(value)
             line, column = locate_scalar(text, value)
@@ -118,7 +183,7 @@ def load_positioned(path: Path, text: str | None = None) -> list[Any]:
         raise KschedError(f"invalid YAML: {message}", where) from None
 
 
-def _long_integer(text: str) -> str:
+def long_integer(text: str) -> str:
     """The first run of digits longer than Python converts, if any."""
     found = re.search(rf"[-+]?\d{{{sys.get_int_max_str_digits() + 1},}}", text)
     return found[0] if found else ""

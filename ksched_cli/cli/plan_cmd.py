@@ -13,7 +13,7 @@ from ..api.owners import owner_of
 from ..config.types import SchedulerConfig
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
-from ..engine.records import Plan
+from ..engine.records import LEFT_PENDING, Plan
 from ..errors import KschedError, PrintableWriter, printable
 from ..manifests.loader import LoadResult
 from ..render.text_plan import DEFAULT_TOP
@@ -280,7 +280,7 @@ def _exit_code(
         click.echo(recording_failed, err=True)
         return EXIT_ERROR
     # Skipped pods belong to another scheduler: not this plan's failure.
-    pending_failed = any(d.outcome in ("Unschedulable", "Gated") for d in result.decisions)
+    pending_failed = any(d.outcome in LEFT_PENDING for d in result.decisions)
     disrupted = whatif is not None and whatif[0].disrupted()
     return EXIT_SOME_PENDING if pending_failed or disrupted else EXIT_ALL_SCHEDULED
 

@@ -13,6 +13,7 @@ from ..api.printed_names import parse_name
 from ..config.load import load_config
 from ..engine.cluster import Cluster
 from ..engine.engine import EngineOptions
+from ..engine.records import LEFT_PENDING
 from ..errors import KschedError, printable_text
 from ..render.timeline import explain_story, render_timeline, timeline_document
 from ..versions.releases import Release
@@ -109,7 +110,7 @@ def simulate(scenario_file: str, paths: tuple[str, ...], config: str, output: st
         for pod in explained:
             click.echo(printable_text("\n" + explain_story(timeline, pod)), nl=False)
     # As for plan: pods for schedulers no profile serves (Skipped) are not a failure.
-    failed = any(d.outcome in ("Unschedulable", "Gated") for d in timeline.plan.decisions)
+    failed = any(d.outcome in LEFT_PENDING for d in timeline.plan.decisions)
     sys.exit(2 if failed else 0)
 
 

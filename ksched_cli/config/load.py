@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ..errors import KschedError, Location
+from ..gotyping import go_key
 from ..versions.features import V130, Features
 from ..yamlio import FAST_LOADER, read_text
 from . import placement
@@ -101,7 +102,7 @@ def resolve(path_or_name: str) -> Path:
 def to_plain(node: Any) -> Any:
     """ruamel round-trip nodes -> plain dicts, lists and scalars, as Go's decoder sees them."""
     if isinstance(node, Mapping):
-        return {str(k): to_plain(v) for k, v in node.items()}
+        return {_key(k): to_plain(v) for k, v in node.items()}
     if isinstance(node, list):
         return [to_plain(v) for v in node]
     if isinstance(node, bool) or node is None:
@@ -113,6 +114,15 @@ def to_plain(node: Any) -> Any:
     if isinstance(node, (datetime.date, datetime.datetime)):
         return node.isoformat()
     return str(node)
+
+
+def _key(key: Any) -> str:
+    """A mapping key as sigs.k8s.io/yaml writes it (a null or uint64 key, which it refuses,
+    keeps Python's spelling and is then an unknown field)."""
+    try:
+        return go_key(key)
+    except ValueError:
+        return str(key)
 
 
 def _document(source: str, path: Path) -> Any:

@@ -15,11 +15,38 @@ from ..api.selectors import LabelSelector
 from ..api.templates import PodTemplate
 from ..api.workloads import Workload
 from ..engine.cluster import Cluster
+from ..errors import KschedError
 from ..manifests.admission import Admission, prepare_for_create
 from ..versions.releases import features_for, minor_version
 from .hashing import generate_name_prefix, name_suffix
 
 OwnerKey = tuple[str, str, str]  # namespace, kind, name
+# The field of each workload kind that sets how many pods it asks for.
+COUNTING_FIELDS = {
+    "Deployment": "spec.replicas", "ReplicaSet": "spec.replicas",
+    "ReplicationController": "spec.replicas", "StatefulSet": "spec.replicas",
+    "Job": "spec.parallelism", "CronJob": "spec.jobTemplate.spec.parallelism",
+    "DaemonSet": "spec.template",  # a pod per node
+}
+_LISTS = {"Deployment": "deployments", "CronJob": "cron_jobs"}
+
+
+class PodLimitReached(KschedError):
+    """``--max-pods`` reached while a controller makes a workload's pods. ``workload`` is
+    the object that makes them, ``root`` the input object it comes from and ``field``
+    the root's field that counts them (``spec.replicas``), for the error's position."""
+
+    def __init__(self, reason: str, workload: Workload, root: Workload, field: str) -> None:
+        super().__init__(f"{_describe(workload)}: {reason}")
+        self.reason = reason
+        self.workload = workload
+        self.root = root
+        self.counting_field = field
+
+
+def _describe(workload: Workload) -> str:
+    key = f"{workload.namespace}/{workload.name}" if workload.namespace else workload.name
+    return f"{workload.kind} {key}"
 
 
 class Context:
@@ -93,10 +120,26 @@ class Context:
                 return name
 
     def check_new_pods(self, count: int, owner: Workload) -> None:
-        """An error if ``count`` more pods would pass ``--max-pods`` (nothing counted)."""
-        what = f"{owner.kind} {owner.namespace}/{owner.name}" if owner.namespace \
-            else f"{owner.kind} {owner.name}"
-        limits.check_pods(self.cluster.created_pods + count, what)
+        """PodLimitReached if ``count`` more pods would pass ``--max-pods`` (nothing counted)."""
+        reason = limits.pods_over(self.cluster.created_pods + count)
+        if reason:
+            root = self._input_object(owner)
+            raise PodLimitReached(reason, owner, root, COUNTING_FIELDS.get(root.kind, "spec"))
+
+    def _input_object(self, owner: Workload) -> Workload:
+        """The object a user wrote that ``owner``'s pods come from: a Deployment for its
+        ReplicaSet, a CronJob for its Job (one controller reference at a time)."""
+        for _ in range(len(_LISTS) + 1):  # owners form no cycle; bounded all the same
+            ref = owner.meta.controller_ref()
+            if ref is None or ref.kind not in _LISTS:
+                return owner
+            listed: list[Workload] = getattr(self.cluster, _LISTS[ref.kind])
+            parent = next((w for w in listed
+                           if w.name == ref.name and w.namespace == owner.namespace), None)
+            if parent is None:
+                return owner
+            owner = parent
+        return owner
 
     def stamp(
         self,

@@ -14,7 +14,7 @@ from ..whatif.model import WhatIfReport
 # A pod that was already bound in the input and that nothing touched.
 RUNNING = "Running"
 # Outcomes that leave a pending pod without a node (plan's exit code 2).
-NOT_PLACED = frozenset({rec.UNSCHEDULABLE, rec.GATED, rec.SKIPPED})
+NOT_PLACED = frozenset({rec.UNSCHEDULABLE, rec.SCHEDULER_ERROR, rec.GATED, rec.SKIPPED})
 # What `--fail-on unschedulable` fails on.
 REGRESSED = NOT_PLACED | {rec.PREEMPTED}
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..api.pod import Pod
 from ..framework.cycle_state import CycleState
@@ -56,10 +57,10 @@ class SchedulingCycle:
             )
         except FitError as fit:
             self._fit_failure(fwk, state, info, cycle, fit)
-        except SchedulingError as err:
-            attempt = self._record(pod, rec.UNSCHEDULABLE, message=str(err))
-            attempt.profile = fwk.scheduler_name
-            self._failure(info, cycle, str(err), nominate="", rejectors=set())
+        except SchedulingError as err:  # an Error status, or no node at all (rejected)
+            outcome = rec.UNSCHEDULABLE if err.rejected else rec.SCHEDULER_ERROR
+            self._record(pod, outcome, message=str(err)).profile = fwk.scheduler_name
+            self._failure(info, cycle, str(err), "", set(), error=not err.rejected)
         else:
             self._assume_and_bind(fwk, state, info, cycle, result, activate)
         # Rejections of waiting pods raised during the attempt take effect now (§6.6).
@@ -85,7 +86,8 @@ class SchedulingCycle:
         result = rec.NOMINATED if nominate else rec.UNSCHEDULABLE
         attempt = self._record(pod, result, node=nominate or "", message=message, diagnosis=diag)
         attempt.profile = fwk.scheduler_name
-        self._explain_rejection(fwk, state, pod, diag.unschedulable_plugins, attempt)
+        self._explain(fwk.filter_plugins, "explain_rejection", attempt, state, pod,
+                      only=diag.unschedulable_plugins)
         if post is not None:
             attempt.victims = [v.key for v in post.victims]
             if post.detail is not None and self.engine.options.record != "summary":
@@ -133,16 +135,19 @@ class SchedulingCycle:
         message: str,
         nominate: str | None,
         rejectors: set[str],
+        error: bool = False,
     ) -> None:
-        """handleSchedulingFailure: requeue, then update the nomination."""
+        """handleSchedulingFailure: requeue, then update the nomination. The pod's reason
+        is SchedulerError for an Error status (``error``), else Unschedulable."""
         engine = self.engine
         pod = info.pod
         info.unschedulable_plugins = set(rejectors)
         rejectors = rejectors | info.pending_plugins
         engine.last_message[pod.uid] = message
+        engine.last_outcome[pod.uid] = rec.SCHEDULER_ERROR if error else rec.UNSCHEDULABLE
         if info.attempts >= MAX_ATTEMPTS:
             engine.queue.done(pod.uid)
-            engine.decide(pod, rec.UNSCHEDULABLE, message=message)
+            engine.decide(pod, engine.last_outcome[pod.uid], message=message)
         else:
             engine.queue.add_unschedulable(
                 info, engine.queue.scheduling_cycle, engine.clock, bool(rejectors)
@@ -178,7 +183,7 @@ class SchedulingCycle:
         self._assume(pod, host)
         status = fwk.run_reserve(state, pod, host)
         if status is None and engine.options.record != "summary":
-            self._explain_reserve(fwk, state, pod, host, attempt)
+            self._explain(fwk.reserve_plugins, "explain", attempt, state, pod, host)
         if status is None:
             permit = fwk.run_permit(state, pod, host)
             status = permit.status
@@ -251,7 +256,7 @@ class SchedulingCycle:
             outcome, verb = rec.PERMIT_REJECTED, "rejected"
         entry.explain.append(f"{verb} at t={engine.clock:g}s by {by}: {status.message()}")
         entry.ended(engine.clock, outcome, by=by, message=status.message())
-        self._failure(entry.info, 0, message, "", rejectors)  # clearNominatedNode
+        self._failure(entry.info, 0, message, "", rejectors, preempted)  # clearNominatedNode
         forgotten = PodEvent(DELETE, pod, entry.node)
         # handleBindingCycleError leaves the pod itself out only for a rejection.
         engine.queue.move_all(engine.clock, exclude="" if preempted else pod.uid, event=forgotten)
@@ -319,31 +324,20 @@ class SchedulingCycle:
             # The host was chosen, then Reserve, Permit or binding turned the pod away.
             attempt.result = rec.REJECTED
             attempt.message = message
-        self._failure(info, cycle, message, "", rejectors)
+        self._failure(info, cycle, message, "", rejectors, not status.is_rejected())
 
-    def _explain_rejection(
-        self, fwk: Framework, state: CycleState, pod: Pod, rejectors: set[str],
-        attempt: rec.Attempt,
+    @staticmethod
+    def _explain(
+        plugins: Iterable[Any], method: str, attempt: rec.Attempt, *args: Any,
+        only: set[str] | None = None,
     ) -> None:
-        """Filter plugins that can say what they held against the pod (the claims and
-        the topology they are bound to) add it beside kube-scheduler's message."""
+        """Plugins that can say what they did add it to --explain: what a Filter plugin held
+        against the pod (claims, their topology), what Reserve bound (volume bindings)."""
         lines: list[str] = []
-        for plugin in fwk.filter_plugins:
-            explain = getattr(plugin, "explain_rejection", None)
-            if explain is not None and plugin.name in rejectors:
-                lines.extend(explain(state, pod))
-        if lines:
-            attempt.detail["volumes"] = lines
-
-    def _explain_reserve(
-        self, fwk: Framework, state: CycleState, pod: Pod, host: str, attempt: rec.Attempt
-    ) -> None:
-        """Plugins that can say what Reserve decided (volume bindings) add it to --explain."""
-        lines: list[str] = []
-        for plugin in fwk.reserve_plugins:
-            explain = getattr(plugin, "explain", None)
-            if explain is not None:
-                lines.extend(explain(state, pod, host))
+        for plugin in plugins:
+            explain = getattr(plugin, method, None)
+            if explain is not None and (only is None or plugin.name in only):
+                lines.extend(explain(*args))
         if lines:
             attempt.detail["volumes"] = lines
 

@@ -105,6 +105,9 @@ class Engine:
         # StatefulSet's) is a new pod whose outcome is still open.
         self._decided_uid: dict[str, str] = {}
         self.last_message: dict[str, str] = {}
+        # The reason of each pod's last failure (handleSchedulingFailure): Unschedulable,
+        # or SchedulerError after an Error status; a pod left pending ends with it.
+        self.last_outcome: dict[str, str] = {}
         self.pods_by_uid = {p.uid: p for p in cluster.pods}
         self._place_running_pods()
         self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods, cluster))
@@ -254,7 +257,7 @@ class Engine:
             self.clock = self.queue.now = limit
 
     def finish(self) -> rec.Plan:
-        """Pods still waiting end Unschedulable; the plan is complete."""
+        """Pods still waiting end with their last failure's reason; the plan is complete."""
         self._finish()
         self.plan.warnings.extend(self.extenders.warnings)
         self.plan.end_time = self.clock
@@ -279,7 +282,8 @@ class Engine:
             pod = info.pod
             if self._decided_uid.get(pod.key) == pod.uid:
                 continue
-            self.decide(pod, rec.UNSCHEDULABLE, message=self.last_message.get(pod.uid, ""))
+            outcome = self.last_outcome.get(pod.uid, rec.UNSCHEDULABLE)
+            self.decide(pod, outcome, message=self.last_message.get(pod.uid, ""))
 
     # --- effects used by the scheduling cycle -------------------------------------------
     def decide(

@@ -15,12 +15,17 @@ __all__ = ["PreemptionCandidate", "PreemptionRecord"]
 
 SCHEDULED = "Scheduled"
 UNSCHEDULABLE = "Unschedulable"
+# An attempt failed with an Error status (a plugin's or an extender's error), and a pod
+# left pending after one: kube-scheduler's PodScheduled reason SchedulerError.
+SCHEDULER_ERROR = "SchedulerError"
 GATED = "Gated"
 PREEMPTED = "Preempted"
 SKIPPED = "Skipped"
 NOMINATED = "Nominated"
 WAITING = "Waiting"
 REJECTED = "Rejected"
+# Outcomes of pods this plan's scheduler left pending (Skipped pods are another's).
+LEFT_PENDING = (UNSCHEDULABLE, SCHEDULER_ERROR, GATED)
 
 
 @dataclass

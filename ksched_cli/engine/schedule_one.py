@@ -107,7 +107,7 @@ def schedule_pod(
 ) -> ScheduleResult:
     """Find the feasible nodes, score them and pick one; raises FitError when none fits."""
     if len(snapshot) == 0:
-        raise SchedulingError("no nodes available to schedule pods")
+        raise SchedulingError("no nodes available to schedule pods", rejected=True)
     batching = _Batching(sampler.batch_for(fwk))
     feasible, diagnosis = _find_nodes_that_fit(
         fwk, sampler, snapshot, state, pod, (batching, cycle, now)

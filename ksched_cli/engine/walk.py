@@ -9,7 +9,13 @@ from ..framework.status import Code, Status
 
 
 class SchedulingError(Exception):
-    """An Error status from a plugin: the attempt fails without a FitError."""
+    """An Error status from a plugin or an extender: the attempt fails without a FitError
+    (reason SchedulerError); ``rejected`` for ErrNoNodesAvailable, which kube-scheduler
+    reports as UnschedulableAndUnresolvable (reason Unschedulable)."""
+
+    def __init__(self, message: str, rejected: bool = False) -> None:
+        super().__init__(message)
+        self.rejected = rejected
 
 
 Failed = list[tuple[str, Status]]

@@ -15,9 +15,10 @@ from typing import Any
 from .. import KUBE_SCHEDULER_VERSION
 from ..api.validation import go_quote
 from ..errors import ObjectError
+from ..versions.releases import features_for, minor_version
 from . import strict
 from .fastyaml import Duplicate
-from .validation import object_rule
+from .validation import ANNOTATIONS_LIMIT, ANNOTATIONS_TOO_LONG, object_rule, too_long
 
 
 def check_object(
@@ -32,7 +33,16 @@ def check_object(
     shape = strict.kind_shape(api_version, kind, version)
     if shape is not None:
         problems.extend(strict.field_problems(raw, shape))
-    return [ObjectError(printable(path), message) for path, message in problems]
+    return [ObjectError(printable(path), _in_release_words(message, version))
+            for path, message in problems]
+
+
+def _in_release_words(message: str, version: str) -> str:
+    """A message whose wording changed between releases, as ``version`` words it."""
+    if message is ANNOTATIONS_TOO_LONG:
+        omitted = features_for(minor_version(version)).too_long_value_omitted
+        return too_long(ANNOTATIONS_LIMIT, omitted)
+    return message
 
 
 def printable(path: str) -> str:

@@ -4,7 +4,8 @@ PyYAML's CSafeLoader parses in C but builds nodes and values in Python through a
 generic two-phase constructor; on a 150,000-pod snapshot that is most of the load
 time. Here the C parser's events are turned into dicts and lists directly, and the
 type of each distinct plain scalar is resolved once (names, label values and keys
-repeat a lot). The result equals ``yaml.load_all(text, CSafeLoader)``.
+repeat a lot), by go-yaml v2's rules (``goresolve``). The result equals
+``yaml.load_all(text, yamlio.FAST_LOADER)``.
 
 Anything outside that common subset (anchors and aliases, explicit tags, ``<<``
 merge keys, complex keys) and every syntax error raise ``Unsupported`` / YAMLError,
@@ -34,10 +35,10 @@ from yaml.events import (
     StreamEndEvent,
     StreamStartEvent,
 )
-from yaml.nodes import ScalarNode
 
-from ..gotyping import GO_BOOLEANS, go_key
-from ..yamlio import locate_scalar, number_too_long
+from ..goresolve import NonFinite, plain_value, resolve_plain
+from ..gotyping import go_key
+from ..yamlio import number_too_long
 
 _Parser: Any
 try:
@@ -93,32 +94,21 @@ def field_path(parts: list[Any]) -> str:
 
 
 class _Scalars:
-    """Plain scalars resolved and constructed exactly as SafeLoader does, memoized."""
+    """Plain scalars typed as go-yaml v2 types them (``goresolve``), memoized."""
 
     def __init__(self) -> None:
-        self._resolver: Any = yaml.resolver.Resolver()
-        self._constructor: Any = yaml.constructor.SafeConstructor()
         self.cache: dict[str, Any] = {}
 
     def plain(self, value: str) -> Any:
         cached = self.cache.get(value, _MISSING)
         if cached is _MISSING:
-            cached = self.cache[value] = self._construct(value)
+            if value == "<<":
+                raise Unsupported("merge key")  # the standard loader merges it
+            try:
+                cached = self.cache[value] = plain_value(value)
+            except NonFinite:
+                raise Unsupported("NaN or infinity") from None  # the loader reports it
         return cached
-
-    def _construct(self, value: str) -> Any:
-        if value in GO_BOOLEANS:  # YAML 1.1 as go-yaml v2 reads it (kubectl), not PyYAML
-            return GO_BOOLEANS[value]
-        tag = self._resolver.resolve(ScalarNode, value, (True, False))
-        if tag == STR_TAG:
-            return value
-        build = self._constructor.yaml_constructors.get(tag)
-        if build is None or tag.endswith((":merge", ":value", ":yaml")):
-            raise Unsupported(tag)
-        try:
-            return build(self._constructor, ScalarNode(tag, value))
-        except ValueError:  # int() past sys.get_int_max_str_digits()
-            raise NumberTooLong(value) from None
 
 
 def available() -> bool:
@@ -137,8 +127,6 @@ def load_all(text: str, duplicates: list[Duplicate] | None = None) -> list[Any]:
         return _build(parser.get_event, _Scalars(), [] if duplicates is None else duplicates)
     except yaml.YAMLError as exc:
         raise as_too_deep(exc) or exc from None
-    except NumberTooLong as exc:
-        raise NumberTooLong(exc.value, *locate_scalar(text, exc.value)) from None
     finally:
         parser.dispose()
 
@@ -178,6 +166,14 @@ def _scalar(event: ScalarEvent, scalars: _Scalars) -> Any:
     if tag == STR_TAG:
         return event.value
     raise Unsupported(tag)
+
+
+def _key(text: str) -> str:
+    """A plain key that is not a string to go-yaml, as sigs.k8s.io/yaml writes it."""
+    try:
+        return go_key(resolve_plain(text)[1])
+    except ValueError:  # a null or uint64 key: the standard loader reports it
+        raise Unsupported("key") from None
 
 
 def _build(get_event: Any, scalars: _Scalars, duplicates: list[Duplicate]) -> list[Any]:
@@ -230,9 +226,7 @@ def _build(get_event: Any, scalars: _Scalars, duplicates: list[Duplicate]) -> li
                 if cls is not ScalarEvent:
                     raise Unsupported("complex key")
                 if type(value) is not str:  # a JSON key, as sigs.k8s.io/yaml makes it
-                    if value is None:
-                        raise Unsupported("null key")  # the standard loader reports it
-                    value = go_key(value)
+                    value = _key(event.value)
                 if value in top:
                     duplicates.append(_duplicate(documents, stack, value, event))
                 keys[-1] = value

@@ -13,7 +13,8 @@ from typing import Any
 
 import yaml
 
-from .fastyaml import Duplicate, TooDeep
+from ..yamlio import locate_scalar, long_integer
+from .fastyaml import Duplicate, NumberTooLong, TooDeep
 from .yamlscan import scan_events
 
 
@@ -31,6 +32,15 @@ def json_document(text: str, duplicates: list[Duplicate]) -> Any:
         document = json.JSONDecoder(object_pairs_hook=pairs_hook).decode(text)
     except RecursionError:
         raise _too_deep(text) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        # An integer past Python's conversion limit: refused here, at its position (read
+        # as YAML it would be a string, as go-yaml v2 reads it, which JSON input is not).
+        value = long_integer(text)
+        if not value:
+            raise
+        raise NumberTooLong(value, *locate_scalar(text, value)) from None
     if repeated:
         duplicates.extend(_locate(text, repeated))
     return document

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import KUBE_SCHEDULER_VERSION
 from ..api.fields import Raw, type_name
@@ -23,9 +23,8 @@ from ..api.pod import Pod
 from ..api.pod_level import TEMPLATE_SPEC_PATHS, drop_disabled
 from ..api.resize import drop_disabled as drop_resize
 from ..engine.cluster import Cluster
-from ..errors import KschedError, Location, ObjectError
+from ..errors import KschedError, ObjectError
 from ..versions.releases import features_for, minor_version
-from ..yamlio import read_text
 from .admission import (
     SYSTEM_PRIORITY_CLASSES,
     Admission,
@@ -41,7 +40,7 @@ from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
 from .kinds import KINDS, KindSpec, unserved_version
 from .naming import describe, describe_any, object_key
-from .positions import field_position
+from .origin import Origin, positioned_error
 from .problems import ProblemList, duplicate_error, is_list
 from .read_past import ReadPast
 from .sources import STDIN_PATH, manifest_sources, stdin_text
@@ -56,14 +55,9 @@ class LoadResult:
     # A workload's pod template refused at admission -> the error at the workload's
     # template field (kind, namespace, name, error); set by read_cluster.
     template_error: Callable[[str, str, str, ObjectError], KschedError] | None = None
-
-
-class Origin(NamedTuple):
-    """Where an object came from: file, 0-based document, 0-based ``items`` index of a List."""
-
-    path: Path
-    document: int
-    item: int | None
+    # A problem of a workload object at one of its fields (kind, namespace, name, field,
+    # message), positioned in its file; set by read_cluster.
+    workload_error: Callable[[str, str, str, str, str], KschedError] | None = None
 
 
 FINISHED_PHASES = ("Succeeded", "Failed")
@@ -92,7 +86,8 @@ def read_cluster(
     with gc_paused():
         builder.add_files(files)
         builder.finish()
-    return LoadResult(builder.cluster, warnings + builder.warnings, builder.template_error)
+    return LoadResult(builder.cluster, warnings + builder.warnings, builder.template_error,
+                      builder.workload_error)
 
 
 def load_into(paths: Sequence[str], base: Cluster) -> LoadResult:
@@ -119,32 +114,6 @@ def gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def positioned_error(
-    origin: Origin,
-    what: str,
-    field_path: str,
-    message: str,
-    text: str | None = None,
-    documents: int | None = None,
-) -> KschedError:
-    """One line: ``FILE:LINE:COL: error: WHAT (document N): FIELD: MESSAGE``.
-
-    ``text`` is the file's text if at hand, ``documents`` its number of documents if known.
-    """
-    field_path = field_path.lstrip(".")
-    if origin.item is not None:
-        field_path = f"items[{origin.item}]" + (f".{field_path}" if field_path else "")
-    if text is None:
-        text = read_text(origin.path)
-    number = origin.document + 1
-    pos = field_position(text, origin.document, field_path, documents)
-    file = str(origin.path)
-    # Without a line, Location would print the document again; the label already has it.
-    loc = Location(file, pos[0], pos[1], number) if pos else Location(file)
-    label = f"{what} (document {number})"
-    return KschedError(message, loc, f"{label}: {field_path}" if field_path else label)
 
 
 class _Builder:
@@ -356,14 +325,19 @@ class _Builder:
         self, kind: str, namespace: str, name: str, exc: ObjectError
     ) -> KschedError:
         """A template's pod refused at admission, at the workload's template field."""
-        spec = KINDS[kind]
-        key = f"{namespace}/{name}" if spec.namespaced else name
         field_path = ".".join(TEMPLATE_SPEC_PATHS[kind][:-1]) + "." + exc.field
+        return self.workload_error(kind, namespace, name, field_path, exc.message)
+
+    def workload_error(
+        self, kind: str, namespace: str, name: str, field_path: str, message: str
+    ) -> KschedError:
+        """A problem of a workload object at ``field_path``, positioned in its file."""
+        key = f"{namespace}/{name}" if KINDS[kind].namespaced else name
         what = f"{kind} {key}"
         origin = self._seen[kind].get(key)
         if origin is None:  # a Job its CronJob created: not in any file
-            return KschedError(exc.message, None, f"{what}: {field_path}")
-        return self._error(origin, what, field_path, exc.message)
+            return KschedError(message, None, f"{what}: {field_path}")
+        return self._error(origin, what, field_path, message)
 
 
 # Cluster lists the controllers sync (controllers/registry.py; a test keeps them equal).

@@ -34,6 +34,9 @@ INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 _INT_TYPE = "integer"
 # A map of strings (labels, annotations, nodeSelector): its values must be strings.
 STRING_MAP = "map[string]string"
+# A string field (a name, an image): go-yaml's booleans and numbers are refused there.
+STRING = "string"
+_STRING_TYPES = frozenset(("string", "null"))
 
 
 def _types(schema: dict[str, Any]) -> tuple[str, ...]:
@@ -116,6 +119,10 @@ class _Compiler:
             extra = sub.get("additionalProperties")
             if isinstance(extra, dict) and "string" in _types(extra) and "$ref" not in extra:
                 shape.ints[name] = STRING_MAP
+            types = _types(sub)
+            if "string" in types and _STRING_TYPES.issuperset(types) and "$ref" not in sub \
+                    and sub.get("format") != "byte":
+                shape.ints[name] = STRING
             compiled = self.schema(sub)
             if compiled is not None:
                 shape.nested[name] = compiled
@@ -181,7 +188,10 @@ def _known(value: Any, shape: Shape) -> bool:
             if sub is None:
                 continue
             if isinstance(sub, str):  # an integer field: Go refuses a number its type cannot hold
-                if sub is STRING_MAP:
+                if sub is STRING:
+                    if type(item) is not str and item is not None:
+                        return False
+                elif sub is STRING_MAP:
                     if type(item) is dict and not _all_strings(item):
                         return False
                 elif type(item) is int and not _fits(item, sub):
@@ -211,60 +221,77 @@ def _all_strings(values: dict[Any, Any]) -> bool:
     return all(type(v) is str or v is None for v in values.values())
 
 
+def _json_kind(value: Any) -> str:
+    """What Go's JSON decoder calls a value in a type error."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "array" if isinstance(value, list) else "object" if isinstance(value, dict) \
+        else type_name(value)
+
+
+def _type_error(found: str, shape: Shape, go_path: str, go_type: str) -> str:
+    """encoding/json's UnmarshalTypeError: the innermost struct and the path of struct
+    fields from the root (no list indexes, no map keys)."""
+    return f"json: cannot unmarshal {found} into Go struct field {shape.type_name}.{go_path} " \
+        f"of type {go_type}"
+
+
 def _string_map_problems(
-    value: Any, shape: Shape, here: str
+    value: Any, shape: Shape, here: str, go_here: str
 ) -> Iterator[tuple[str, str]]:
     """Go's typed decoding of a map[string]string: a boolean or a number is refused."""
     if type(value) is not dict:
         return
     for key, item in value.items():
         if type(item) is not str and item is not None and not isinstance(item, (list, dict)):
-            found = "bool" if isinstance(item, bool) else (
-                "number" if isinstance(item, (int, float)) else type_name(item))
-            yield f"{here}.{key}", (
-                f"json: cannot unmarshal {found} into Go struct field "
-                f"{shape.type_name}.{here} of type string"
-            )
+            yield f"{here}.{key}", _type_error(_json_kind(item), shape, go_here, "string")
 
 
-def _problems(value: Any, shape: Shape, path: str) -> Iterator[tuple[str, str]]:
+def _problems(value: Any, shape: Shape, path: str, go_path: str = "") -> Iterator[tuple[str, str]]:
     inner = shape.inner
     if value is None:
         return
     if shape.form == OBJECT and isinstance(value, dict):
-        yield from _object_problems(value, shape, path)
+        yield from _object_problems(value, shape, path, go_path)
     elif shape.form == LIST and isinstance(value, list) and inner is not None:
         for index, item in enumerate(value):
-            yield from _problems(item, inner, f"{path}[{index}]")
+            yield from _problems(item, inner, f"{path}[{index}]", go_path)
     elif shape.form == MAP and isinstance(value, dict) and inner is not None:
         for key, item in value.items():
-            yield from _problems(item, inner, f"{path}.{key}" if path else str(key))
+            yield from _problems(item, inner, f"{path}.{key}" if path else str(key), go_path)
     else:
         expected = "a list" if shape.form == LIST else "an object"
         yield path, f"expected {expected}, got {type_name(value)}"
 
 
-def _object_problems(value: dict[Any, Any], shape: Shape, path: str) -> Iterator[tuple[str, str]]:
+def _object_problems(
+    value: dict[Any, Any], shape: Shape, path: str, go_path: str
+) -> Iterator[tuple[str, str]]:
     if shape.rule is not None:
         for suffix, message in shape.rule(value):
             yield (f"{path}.{suffix}" if path else suffix), message
     for key, go_type in shape.ints.items():
-        number = value.get(key)
-        if go_type is STRING_MAP:
-            yield from _string_map_problems(number, shape, f"{path}.{key}" if path else key)
+        if key not in value:
             continue
-        if type(number) is int and not _fits(number, go_type):
-            here = f"{path}.{key}" if path else key
-            yield here, (
-                f"json: cannot unmarshal number {number} into Go struct field "
-                f"{shape.type_name}.{here} of type {go_type}"
-            )
+        item = value[key]
+        here = f"{path}.{key}" if path else key
+        go_here = f"{go_path}.{key}" if go_path else key
+        if go_type is STRING_MAP:
+            yield from _string_map_problems(item, shape, here, go_here)
+        elif go_type is STRING:
+            if type(item) is not str and item is not None:
+                yield here, _type_error(_json_kind(item), shape, go_here, "string")
+        elif type(item) is int and not _fits(item, go_type):
+            yield here, _type_error(f"number {item}", shape, go_here, go_type)
     for key, item in value.items():
         here = f"{path}.{key}" if path else str(key)
         if key not in shape.allowed:
             yield here, unknown_field_message(here)
         elif key in shape.nested:
-            yield from _problems(item, shape.nested[key], here)
+            go_here = f"{go_path}.{key}" if go_path else str(key)
+            yield from _problems(item, shape.nested[key], here, go_here)
 
 
 def unknown_field_message(path: str) -> str:

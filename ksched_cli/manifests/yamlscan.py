@@ -20,6 +20,8 @@ from yaml.events import (
     StreamEndEvent,
 )
 
+from ..goresolve import resolve_plain
+from ..gotyping import go_key
 from ..yamlio import FAST_LOADER
 from .fastyaml import MAX_DEPTH, Duplicate, TooDeep, as_too_deep, field_path
 
@@ -72,8 +74,18 @@ def _scan(get_event: Any) -> list[Duplicate]:
             frame = stack.pop()
             _end_node(stack, frame.is_value)
         elif isinstance(event, (ScalarEvent, AliasEvent)):
-            key = event.value if isinstance(event, ScalarEvent) else None
+            key = _json_key(event) if isinstance(event, ScalarEvent) else None
             _end_node(stack, _begin_node(stack, key, event, document, found))
+
+
+def _json_key(event: ScalarEvent) -> str:
+    """A key as sigs.k8s.io/yaml writes it (``on`` and ``y`` are both ``true``)."""
+    if event.tag is None and event.implicit[0] and event.value != MERGE_KEY:
+        try:
+            return go_key(resolve_plain(event.value)[1])
+        except ValueError:  # a null or uint64 key: the loader refuses it
+            return event.value
+    return event.value
 
 
 def _begin_node(

@@ -70,6 +70,13 @@ class Features:
         f"{SRC_132}: schedule_one.go findNodesThatPassExtenders",
         "an extender's failure replaces a node's status instead of adding a reason",
     )
+    too_long_value_omitted: bool = _switch(
+        "1.32",
+        f"{SRC_132}: apimachinery pkg/util/validation/field/errors.go TooLong (called by "
+        "api/validation/objectmeta.go ValidateAnnotationsSize)",
+        "field.TooLong says `Too long: may not be more than N bytes` (v1.30-1.31: `Too long: "
+        "must have at most N bytes`)",
+    )
     victims_sorted_after_reprieve: bool = _switch(
         "1.31",
         f"{SRC_131}: defaultpreemption/default_preemption.go SelectVictimsOnNode (#128307, "

@@ -30,10 +30,18 @@ def load_cluster(
         )
         if reconcile_workloads and needs_controllers(loaded.cluster):
             from ..controllers import reconcile  # nothing to sync: never imported
+            from ..controllers.context import PodLimitReached
             from ..controllers.reconcile import TemplateRefused
 
             try:
                 loaded.warnings += reconcile(loaded.cluster).notes
+            except PodLimitReached as exc:  # at the field of the input that asked for them
+                if loaded.workload_error is None:
+                    raise
+                root = exc.root
+                raise loaded.workload_error(
+                    root.kind, root.namespace, root.name, exc.counting_field, exc.reason
+                ) from None
             except TemplateRefused as exc:
                 workload = exc.workload
                 if loaded.template_error is None:

@@ -139,10 +139,15 @@ def load_scenario(file: str) -> Scenario:
 TIME_EXPECTED = "expected seconds (a number >= 0) or a duration such as 90s or 1m30s"
 
 
+_SHOWN = 40
+
+
 def _spelling(value: Any) -> str:
     """A time as YAML writes it (``.nan``, ``-.inf``), or Python's repr."""
     if isinstance(value, float) and not math.isfinite(value):
         return ".nan" if math.isnan(value) else ("-.inf" if value < 0 else ".inf")
+    if isinstance(value, str) and len(value) > _SHOWN:  # e.g. 5,000 digits, a string to go-yaml
+        return f"{value[:_SHOWN]!r}... ({len(value)} characters)"
     return repr(value)
 
 

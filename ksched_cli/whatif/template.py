@@ -16,7 +16,7 @@ from ..manifests.admission import Admission, prepare_for_create
 from ..manifests.checks import check_object
 from ..manifests.files import read_documents
 from ..manifests.kinds import KINDS as KIND_SPECS
-from ..manifests.loader import Origin, positioned_error
+from ..manifests.origin import Origin, positioned_error
 from ..versions.releases import features_for, minor_version
 
 # kind -> path of its pod template inside the object

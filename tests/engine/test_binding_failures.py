@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from ksched_cli.api.pod import Pod
 from ksched_cli.config.load import default_config
 from ksched_cli.engine.cluster import Cluster
+from ksched_cli.engine.cycle import MAX_ATTEMPTS
 from ksched_cli.engine.engine import Engine
 from ksched_cli.framework.cycle_state import CycleState
 from ksched_cli.framework.status import Code, Status
@@ -21,12 +24,13 @@ class _Failing:
     def __init__(self) -> None:
         self.calls: list[str] = []
         self.failures = 1
+        self.code = Code.UNSCHEDULABLE
 
     def _once(self, what: str) -> Status | None:
         self.calls.append(what)
         if self.failures:
             self.failures -= 1
-            return Status(Code.UNSCHEDULABLE, f"{what} said no")
+            return Status(self.code, f"{what} said no")
         return None
 
     def reserve(self, state: CycleState, pod: Pod, node: str) -> Status | None:
@@ -97,3 +101,17 @@ def test_prebind_rejection_unreserves_forgets_and_requeues_without_moving_itself
     node = engine.snapshot.get("n1")
     assert node is not None and node.pods == []
     assert _outcome(engine) == ("Unschedulable", message)
+
+
+@pytest.mark.parametrize(("point", "name"), [("reserve", "Reserve"), ("prebind", "PreBind")])
+def test_an_error_status_is_reason_scheduler_error(point: str, name: str) -> None:
+    # handleBindingCycleError -> handleSchedulingFailure: an Error status (not a rejection)
+    # is reason SchedulerError, with the status's message, the pod retried with backoff.
+    engine, plugin = _engine(point)
+    plugin.failures = 10**6
+    plugin.code = Code.ERROR
+    engine.run()
+    message = f'running {name} plugin "Gatekeeper": {point} said no'
+    assert {(a.result, a.message) for a in engine.plan.attempts} == {("Rejected", message)}
+    assert len(engine.plan.attempts) == MAX_ATTEMPTS
+    assert _outcome(engine) == ("SchedulerError", message)

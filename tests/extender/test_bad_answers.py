@@ -37,7 +37,7 @@ def test_each_failed_request_is_sent_once(tmp_path: Path, extra: int) -> None:
     assert len(fake.calls) == pods
     for key in ["default/web", *(f"default/p{i}" for i in range(extra))]:
         state, _, message = outcome(result, key)
-        assert state == rec.UNSCHEDULABLE
+        assert state == rec.SCHEDULER_ERROR
         assert message == f"failed filter with extender at URL {fake.url}/filter, code 500"
     attempts = [a for a in result.attempts if a.pod == "default/web"]
     assert len(attempts) == MAX_ATTEMPTS  # retried until ksched's per-pod attempt cap
@@ -68,4 +68,4 @@ def test_malformed_json_is_a_failed_answer_sent_once(tmp_path: Path) -> None:
         result = plan(tmp_path, cfg, three_nodes(tmp_path, _pods(2)))
     assert len(requests) == 3
     state, _, message = outcome(result)
-    assert state == rec.UNSCHEDULABLE and message == "unexpected EOF"
+    assert state == rec.SCHEDULER_ERROR and message == "unexpected EOF"

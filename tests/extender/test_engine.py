@@ -82,7 +82,8 @@ def test_bind_error_fails_the_attempt(tmp_path: Path) -> None:
         cfg = config_text(extender(fake.url, bindVerb="bind"))
         result = plan(tmp_path, cfg, three_nodes(tmp_path))
     state, _, message = outcome(result)
-    assert state == rec.UNSCHEDULABLE and "no quota" in message
+    # An Error status from binding: kube-scheduler's reason SchedulerError.
+    assert state == rec.SCHEDULER_ERROR and "no quota" in message
 
 
 def test_ignorable_failure_is_skipped_with_a_warning(tmp_path: Path) -> None:
@@ -102,7 +103,8 @@ def test_non_ignorable_failure_fails_the_attempt(tmp_path: Path) -> None:
         cfg = config_text(extender(fake.url, filterVerb="filter"))
         result = plan(tmp_path, cfg, three_nodes(tmp_path))
     state, _, message = outcome(result)
-    assert state == rec.UNSCHEDULABLE
+    # handleSchedulingFailure: an Error status (not rejected) is reason SchedulerError.
+    assert state == rec.SCHEDULER_ERROR
     assert message == f"failed filter with extender at URL {fake.url}/filter, code 500"
 
 
@@ -111,7 +113,7 @@ def test_timeout_on_the_wall_clock(tmp_path: Path) -> None:
         cfg = config_text(extender(fake.url, filterVerb="filter", httpTimeout="100ms"))
         result = plan(tmp_path, cfg, three_nodes(tmp_path))
     state, _, message = outcome(result)
-    assert state == rec.UNSCHEDULABLE
+    assert state == rec.SCHEDULER_ERROR
     assert message == (
         f'Post "{fake.url}/filter": context deadline exceeded '
         "(Client.Timeout exceeded while awaiting headers)"

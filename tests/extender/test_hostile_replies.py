@@ -69,7 +69,7 @@ def test_malformed_filter_replies(tmp_path: Path, body: bytes, message: str) -> 
     with raw_server(_answer(body)) as url:
         result = _filter_plan(tmp_path, url)
     if message:
-        assert outcome(result) == (rec.UNSCHEDULABLE, "", message)
+        assert outcome(result) == (rec.SCHEDULER_ERROR, "", message)
     else:
         assert outcome(result)[:2] == (rec.SCHEDULED, "a")
 
@@ -108,7 +108,7 @@ def test_connection_closed_mid_body(tmp_path: Path) -> None:
     with raw_server(cut) as url:
         failed = _filter_plan(tmp_path / "strict", url)
         skipped = _filter_plan(tmp_path / "ignorable", url, ignorable=True)
-    assert outcome(failed) == (rec.UNSCHEDULABLE, "", "unexpected EOF")
+    assert outcome(failed) == (rec.SCHEDULER_ERROR, "", "unexpected EOF")
     assert outcome(skipped)[:2] == (rec.SCHEDULED, "a")
     assert skipped.warnings == [
         f"extender {url}: filter failed, skipped as ignorable: unexpected EOF"
@@ -150,7 +150,7 @@ def test_a_dripping_server_is_cut_at_http_timeout(
         result = _filter_plan(tmp_path, url)
         elapsed = time.monotonic() - started
         stop.set()
-    assert outcome(result) == (rec.UNSCHEDULABLE, "", message.format(url=url))
+    assert outcome(result) == (rec.SCHEDULER_ERROR, "", message.format(url=url))
     assert elapsed < 2.0  # one 500 ms deadline, then the extender counts as unreachable
 
 
@@ -191,7 +191,7 @@ def test_replies_larger_than_the_cap_are_refused(
     message = "reply body larger than 1000 bytes (ksched's limit)"
     for name, script in (("announced", announced), ("streamed", streamed)):
         with raw_server(script) as url:
-            assert outcome(_filter_plan(tmp_path / name, url)) == (rec.UNSCHEDULABLE, "", message)
+            assert outcome(_filter_plan(tmp_path / name, url)) == (rec.SCHEDULER_ERROR, "", message)
 
 
 def test_the_cap_is_64_mib() -> None:
@@ -208,7 +208,7 @@ def test_redirects_are_not_followed(tmp_path: Path) -> None:
     with raw_server(redirect) as url:
         result = _filter_plan(tmp_path, url)
     assert outcome(result) == (
-        rec.UNSCHEDULABLE,
+        rec.SCHEDULER_ERROR,
         "",
         f"failed filter with extender at URL {url}/filter, code 302 "
         "(redirect to http://127.0.0.1:9/elsewhere not followed)",
@@ -221,7 +221,7 @@ def test_connection_refused_in_go_wording(tmp_path: Path) -> None:
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
     assert outcome(_filter_plan(tmp_path, url)) == (
-        rec.UNSCHEDULABLE,
+        rec.SCHEDULER_ERROR,
         "",
         f'Post "{url}/filter": dial tcp 127.0.0.1:{port}: connect: connection refused',
     )
@@ -244,7 +244,7 @@ def test_connection_refused_in_go_wording(tmp_path: Path) -> None:
 def test_urls_go_would_not_call(tmp_path: Path, prefix: str, message: str) -> None:
     result = _filter_plan(tmp_path, prefix)
     state, node, text = outcome(result)
-    assert (state, node) == (rec.UNSCHEDULABLE, "")
+    assert (state, node) == (rec.SCHEDULER_ERROR, "")
     if message:
         assert text == message
     else:
@@ -266,7 +266,7 @@ def test_a_path_goes_out_escaped(tmp_path: Path) -> None:
 def test_a_response_that_is_not_http(tmp_path: Path) -> None:
     with raw_server(lambda conn: (read_request(conn), conn.sendall(b"HELLO\r\n\r\n"))) as url:
         assert outcome(_filter_plan(tmp_path, url)) == (
-            rec.UNSCHEDULABLE,
+            rec.SCHEDULER_ERROR,
             "",
             f'Post "{url}/filter": net/http: HTTP/1.x transport connection broken: '
             'malformed HTTP response "HELLO"',

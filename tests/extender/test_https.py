@@ -72,7 +72,7 @@ def test_https_extender_with_the_wrong_ca_fails_the_attempt(tmp_path: Path) -> N
         text += f"  tlsConfig:\n    caFile: {other}\n"
         result = plan(tmp_path, config_text(text), three_nodes(tmp_path))
     status, node, message = outcome(result)
-    assert (status, node) == ("Unschedulable", "")
+    assert (status, node) == ("SchedulerError", "")
     assert message == (
         f'Post "{fake.url}/filter": tls: failed to verify certificate: '
         "x509: certificate signed by unknown authority"

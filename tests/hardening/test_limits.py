@@ -30,6 +30,11 @@ def _pods(limit: int, what: str) -> str:
             "run (raise it with --max-pods N or KSCHED_MAX_PODS)")
 
 
+def _at(limit: int, kind: str = "Deployment", field: str = "spec.replicas") -> str:
+    return (f"error: {kind} default/d (document 1): {field}: would create more than {limit:,} "
+            "pods, ksched's limit for one run (raise it with --max-pods N or KSCHED_MAX_PODS)")
+
+
 def _nodes(limit: int, what: str) -> str:
     return (f"{what}: would create more than {limit:,} nodes, ksched's limit for one run "
             "(raise it with --max-nodes N or KSCHED_MAX_NODES)")
@@ -48,9 +53,11 @@ RS = "ReplicaSet default/d-6f6fbf458b"
 @pytest.mark.parametrize(
     ("command", "expected"),
     [
-        pytest.param(["plan", "{huge}"], _pods(limits.DEFAULT_MAX_PODS, RS), id="plan-replicas"),
+        # Hit while expanding an input's workload: at the field that asks for the pods.
+        pytest.param(["plan", "{huge}"], "{huge}:5:3: " + _at(limits.DEFAULT_MAX_PODS),
+                     id="plan-replicas"),
         pytest.param(["plan", "{huge_set}"],
-                     _pods(limits.DEFAULT_MAX_PODS, "StatefulSet default/d"),
+                     "{huge_set}:6:3: " + _at(limits.DEFAULT_MAX_PODS, "StatefulSet"),
                      id="plan-statefulset-replicas"),
         pytest.param(["plan", "{cluster}", "--scale", "deployment/d=1000000000"],
                      _pods(limits.DEFAULT_MAX_PODS, RS), id="plan-scale"),
@@ -58,7 +65,7 @@ RS = "ReplicaSet default/d-6f6fbf458b"
                      "error: " + _nodes(limits.DEFAULT_MAX_NODES, "--add-nodes {node}=1000000"),
                      id="plan-add-nodes"),
         pytest.param(["diff", "--base", "default", "--head", "default", "{huge}"],
-                     _pods(limits.DEFAULT_MAX_PODS, RS), id="diff-replicas"),
+                     "{huge}:5:3: " + _at(limits.DEFAULT_MAX_PODS), id="diff-replicas"),
         pytest.param(["diff", "--base", "default", "--head", "default", "{cluster}",
                       "--scale", "deployment/d=1000000000"],
                      _pods(limits.DEFAULT_MAX_PODS, RS), id="diff-scale"),
@@ -110,3 +117,59 @@ def test_the_environment_sets_the_limit(tmp_path: Path, monkeypatch: pytest.Monk
     assert line == _pods(3, RS)
     monkeypatch.setenv("KSCHED_MAX_PODS", "4")
     assert ksched("plan", cluster, "--scale", "deployment/d=4", *V130).exit_code == 0
+
+
+WORKLOADS = {
+    "ReplicaSet": "apps/v1", "ReplicationController": "v1", "Deployment": "apps/v1",
+    "StatefulSet": "apps/v1", "Job": "batch/v1", "CronJob": "batch/v1",
+}
+TEMPLATE = ("    metadata: {labels: {a: b}}\n"
+            "    spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n")
+
+
+def _workload(kind: str) -> str:
+    head = f"apiVersion: {WORKLOADS[kind]}\nkind: {kind}\nmetadata: {{name: d}}\nspec:\n"
+    if kind == "Job":
+        return head + "  parallelism: 9\n  completions: 9\n  template:\n" + TEMPLATE
+    if kind == "CronJob":
+        return head + ("  schedule: '* * * * *'\n  jobTemplate:\n    spec:\n      parallelism: 9\n"
+                       "      template:\n" + TEMPLATE.replace("    ", "        "))
+    selector = "{a: b}" if kind == "ReplicationController" else "{matchLabels: {a: b}}"
+    extra = "  serviceName: s\n" if kind == "StatefulSet" else ""
+    return (head + extra + f"  replicas: 9\n  selector: {selector}\n  template:\n"
+            + TEMPLATE.replace("restartPolicy: Never, ", ""))
+
+
+@pytest.mark.parametrize(
+    ("kind", "position", "field"),
+    [("ReplicaSet", "5:3", "spec.replicas"), ("ReplicationController", "5:3", "spec.replicas"),
+     ("Deployment", "5:3", "spec.replicas"), ("StatefulSet", "6:3", "spec.replicas"),
+     ("Job", "5:3", "spec.parallelism"),
+     ("CronJob", "8:7", "spec.jobTemplate.spec.parallelism")],
+)
+def test_a_workload_past_the_pod_limit_is_named_at_its_field(
+    tmp_path: Path, kind: str, position: str, field: str
+) -> None:
+    path = write(tmp_path, "w.yaml", _workload(kind) + "---\n" + NODE)
+    assert one_error(ksched("plan", path, "--max-pods", "5")) == (
+        f"{path}:{position}: " + _at(5, kind, field))
+
+
+def test_add_nodes_refuses_a_directory(tmp_path: Path) -> None:
+    # FILE=N names one template: a directory is not read whole for it.
+    cluster, _ = _files(tmp_path)
+    (tmp_path / "pool").mkdir()
+    write(tmp_path / "pool", "node.yaml", NODE)
+    pool = str(tmp_path / "pool")
+    assert one_error(ksched("plan", cluster, "--add-nodes", f"{pool}=2")) == (
+        f"error: --add-nodes: {pool}: is a directory: expected a file holding one Node manifest")
+
+
+def test_add_nodes_does_not_expand_the_template_file_workloads(tmp_path: Path) -> None:
+    # The template file's Deployment asks for 2147483647 pods; only its Node is used.
+    cluster, _ = _files(tmp_path)
+    (tmp_path / "t").mkdir()
+    template, _ = _files(tmp_path / "t", replicas="2147483647")
+    result = ksched("plan", cluster, "--add-nodes", f"{template}=2", "-o", "json")
+    assert result.exit_code == 0, result.output
+    assert '"n1-1"' in result.stdout and '"n1-2"' in result.stdout

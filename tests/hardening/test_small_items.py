@@ -104,6 +104,36 @@ def test_api_server_rules(tmp_path: Path, text: str, expected: list[str]) -> Non
     assert result.stderr.splitlines() == [path + line for line in expected]
 
 
+# field.TooLong's words per release: apimachinery v0.32 reworded it (errors.go TooLong).
+TOO_LONG = {"1.30": "must have at most 262144 bytes", "1.31": "must have at most 262144 bytes",
+            **dict.fromkeys(("1.32", "1.33", "1.34", "1.35", "1.36"),
+                            "may not be more than 262144 bytes")}
+
+
+@pytest.mark.parametrize("release", sorted(TOO_LONG))
+def test_annotations_too_long_in_each_release_words(tmp_path: Path, release: str) -> None:
+    text = _pod(meta=f"  annotations: {{a: '{'x' * (256 * 1024)}'}}\n")
+    path = write(tmp_path, "pod.yaml", text + "---\n" + NODE)
+    result = ksched("plan", path, "--kubernetes-version", release)
+    assert result.exit_code == 1
+    assert result.stderr == (f"{path}:5:3: error: Pod default/p (document 1): "
+                             f"metadata.annotations: Too long: {TOO_LONG[release]}\n")
+
+
+def test_annotations_too_long_in_a_template(tmp_path: Path) -> None:
+    # The pod template's metadata is checked the same way, in the selected release's words.
+    big = "x" * (256 * 1024)
+    text = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 1\n"
+            "  selector: {matchLabels: {a: b}}\n  template:\n"
+            f"    metadata: {{labels: {{a: b}}, annotations: {{a: '{big}'}}}}\n"
+            "    spec: {containers: [{name: c, image: x}]}\n")
+    path = write(tmp_path, "d.yaml", text + "---\n" + NODE)
+    result = ksched("plan", path, "--kubernetes-version", "1.33")
+    assert result.exit_code == 1
+    assert result.stderr.endswith(
+        "spec.template.metadata.annotations: Too long: may not be more than 262144 bytes\n")
+
+
 def test_annotations_at_the_limit_are_accepted(tmp_path: Path) -> None:
     # Keys and values count: "a" plus 262,143 characters is exactly 262,144 bytes.
     text = _pod(meta=f"  annotations: {{a: '{'x' * (256 * 1024 - 1)}'}}\n")

@@ -38,6 +38,10 @@ LABELS = st.dictionaries(st.sampled_from(["app", "zone", "a/b", "x" * 70]), st.o
 SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True),
     st.text(max_size=12), st.sampled_from(["-4", "99999999999999999999", ".nan", "1e400"]),
+    # Strings PyYAML writes plain that go-yaml v2 reads as numbers (1e3, 0o17, 08, 0b-1,
+    # .1_2, uint64), and its strings PyYAML would type (1:30, timestamps, =, <<).
+    st.sampled_from(["1e3", "0o17", "08", "0X1F", "0b-1", ".1_2", "9223372036854775808", "1:30",
+                     "2001-12-14", "=", "<<", "y"]),
 )
 VALUES = st.recursive(
     SCALARS,

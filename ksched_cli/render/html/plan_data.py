@@ -17,7 +17,7 @@ from .model import RESOURCES, ClusterState, NodeState
 from .story import pod_story
 
 # Outcomes that leave a pending pod without a node; the reasons panel counts them.
-NOT_PLACED = (rec.UNSCHEDULABLE, rec.GATED, rec.SKIPPED)
+NOT_PLACED = (rec.UNSCHEDULABLE, rec.SCHEDULER_ERROR, rec.GATED, rec.SKIPPED)
 
 # "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) ...." (FitError.Error()).
 _FIT_ERROR = re.compile(r"^0/\d+ nodes are available: (?P<reasons>.*?)\.(?: (?P<post>.*))?$")

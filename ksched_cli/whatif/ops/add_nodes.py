@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ... import limits
 from ...api.node import Node
@@ -54,7 +55,13 @@ class AddNodes:
     def _load(self, version: str) -> Node:
         if not self.file:
             raise KschedError("no file given", field=OPTION)
-        loaded = load_cluster([self.file], kubernetes_version=version)
+        if Path(self.file).is_dir():  # one template: not a directory's manifests, read whole
+            raise KschedError(
+                f"{self.file}: is a directory: expected a file holding one Node manifest",
+                field=OPTION,
+            )
+        # Only the Node matters: workloads in the file are not expanded into pods.
+        loaded = load_cluster([self.file], reconcile_workloads=False, kubernetes_version=version)
         nodes = loaded.cluster.nodes
         if len(nodes) != 1:
             raise KschedError(
