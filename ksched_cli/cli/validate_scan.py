@@ -18,7 +18,7 @@ from typing import Any, cast
 from ..config.load import CheckedConfig, Finding, check_document
 from ..errors import KschedError, Location
 from ..versions.features import V130, Features
-from ..yamlio import load_positioned
+from ..yamlio import load_positioned, read_text
 
 KIND = "KubeSchedulerConfiguration"
 
@@ -32,7 +32,7 @@ class Scan:
 def scan_file(path: str, features: Features = V130) -> Scan:
     scan = Scan()
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(Path(path))  # a regular file within the input size limit
         docs = load_positioned(Path(path), text)
     except (KschedError, OSError, UnicodeDecodeError) as exc:
         error = exc if isinstance(exc, KschedError) else KschedError(str(exc), Location(path))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import re
 from pathlib import Path
 from typing import Any
@@ -94,6 +96,21 @@ def test_hook_checks_only_the_configuration_of_a_mixed_file(tmp_path: Path) -> N
     assert result.exit_code == 0
     assert result.stdout == f"{tmp_path}/all.yaml: valid\n"
     assert "document 2 skipped (kind Deployment" in result.stderr
+
+
+def test_hook_refuses_a_fifo_and_a_directory_without_reading_them(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)  # never opened for writing: reading it would block forever
+    (tmp_path / "dir.yaml").mkdir()
+    _register()
+    args = ["validate", "--only-scheduler-configs", str(fifo), str(tmp_path / "dir.yaml")]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1
+    assert result.stdout == (
+        f"{fifo}: error: not a regular file (a named pipe): ksched reads regular files, or - for "
+        "standard input\n"
+        f"{tmp_path}/dir.yaml: error: is a directory, expected a file\n"
+    )
 
 
 def test_documented_workflow_is_yaml_running_validate_and_markdown_diff() -> None:
