@@ -1,5 +1,6 @@
 """Names printed are names accepted (issue 26 item 3), table-driven: every pod and workload
-name ``plan``, ``diff``, ``simulate`` and ``capacity`` print for ``tests/cli/roundtrip`` (a
+name ``plan`` (text, json, yaml and the HTML report's data), ``diff``, ``simulate`` and
+``capacity`` print for ``tests/cli/roundtrip`` (a
 Deployment, a StatefulSet and a bare pod in namespace shop) is collected from their real
 output and fed back to every option that takes a pod or a workload.
 
@@ -151,8 +152,16 @@ def _capacity() -> set[str]:
     return found
 
 
+def _html() -> set[str]:
+    """The names in the data the HTML report shows (its page renders them as they are)."""
+    page = ksched("plan", MANIFESTS, "-o", "html").stdout
+    data = re.search(r'>(\{"kind":"plan".*?\})</script>', page, re.DOTALL)
+    assert data is not None
+    return set(_json_names(json.loads(data.group(1))))
+
+
 COLLECTORS: dict[str, Callable[[], set[str]]] = {
-    "plan": _plan, "diff": _diff, "simulate": _simulate, "capacity": _capacity,
+    "plan": _plan, "diff": _diff, "simulate": _simulate, "capacity": _capacity, "html": _html,
 }
 
 
