@@ -273,6 +273,7 @@ class SchedulingCycle:
         engine = self.engine
         pod = info.pod
         status = fwk.run_pre_bind(state, pod, host)
+        prebind_failed = status is not None
         if status is None:
             # Past PreBind no failure makes the pod unschedulable: its events stop here.
             engine.queue.done(pod.uid)
@@ -287,7 +288,9 @@ class SchedulingCycle:
             self._forget(pod, host)
             forgotten = PodEvent(DELETE, pod, host)
             if status.is_rejected():
-                self._single_node_failure(info, 0, attempt, host, status)
+                # Only a PreBind rejection of v1.31-v1.32 is a FitError; Bind's never is.
+                wrap = prebind_failed and engine.features.pre_bind_fit_error
+                self._single_node_failure(info, 0, attempt, host, status, wrap)
                 engine.queue.move_all(engine.clock, exclude=pod.uid, event=forgotten)
             else:
                 engine.cluster_changed(forgotten)
@@ -310,9 +313,11 @@ class SchedulingCycle:
         attempt: rec.Attempt | None,
         host: str,
         status: Status,
+        fit_error: bool = True,
     ) -> None:
-        """A Reserve, Permit or bind failure: a FitError over the one chosen node."""
-        if status.is_rejected():
+        """A Reserve, Permit or binding failure: a rejection is a FitError over the one
+        chosen node where ``fit_error``, else the plugin's own message with no rejector."""
+        if status.is_rejected() and fit_error:
             diag = Diagnosis(node_to_status={host: status})
             diag.add_plugin_status(status)
             message = str(FitError(info.pod, 1, diag))

@@ -43,6 +43,20 @@ class Features:
         "RunPreFilterPlugins' plugins with nodes)",
         "the plugins whose PreFilterResult narrowed the nodes count as the pod's rejectors",
     )
+    pre_bind_rejection_fit_error: bool = _switch(
+        "1.31",
+        f"{SRC_131}: schedule_one.go bindingCycle (a rejected RunPreBindPlugins status is "
+        "wrapped in a FitError over the chosen node; v1.30.6 returns the status itself)",
+        "a PreBind rejection ends the attempt as `0/1 nodes are available: ...` with the "
+        "plugin as rejector (v1.30: the plugin's message, no rejector, retried after backoff)",
+    )
+    pre_bind_rejection_raw: bool = _switch(
+        "1.33",
+        f"{SRC_133}: schedule_one.go bindingCycle (returns RunPreBindPlugins' status again; "
+        "v1.36.2 keeps it)",
+        "the v1.31-v1.32 FitError for a PreBind rejection is gone: the plugin's own message, "
+        "no rejector, as in v1.30",
+    )
     invalid_in_tree_volume_limits: bool = _switch(
         "1.31",
         f"{SRC_131}: apis/config/validation/validation.go invalidPluginsByVersion",
@@ -303,6 +317,11 @@ class Features:
         "there); on by default from v1.36 per its release notes (#136042)",
         "NodeDeclaredFeatures is in the default profile (skips pods needing no node feature)",
     )
+
+    @property
+    def pre_bind_fit_error(self) -> bool:
+        """v1.31-v1.32: a PreBind rejection is a FitError over the chosen node."""
+        return self.pre_bind_rejection_fit_error and not self.pre_bind_rejection_raw
 
     def changed(self) -> list[str]:
         """The switches that differ from v1.30.6, in declaration order."""

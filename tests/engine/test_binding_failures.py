@@ -13,6 +13,7 @@ from ksched_cli.engine.cycle import MAX_ATTEMPTS
 from ksched_cli.engine.engine import Engine
 from ksched_cli.framework.cycle_state import CycleState
 from ksched_cli.framework.status import Code, Status
+from ksched_cli.versions.releases import release
 from tests.fakes import make_node, make_pod
 
 
@@ -43,9 +44,10 @@ class _Failing:
         return self._once("prebind")
 
 
-def _engine(point: str) -> tuple[Engine, _Failing]:
+def _engine(point: str, version: str = "1.30") -> tuple[Engine, _Failing]:
     pods = [make_pod("p", cpu="1")]
-    engine = Engine(default_config(), Cluster(nodes=[make_node("n1")], pods=pods))
+    config = default_config(release(version).features)
+    engine = Engine(config, Cluster(nodes=[make_node("n1")], pods=pods))
     fwk = engine.frameworks["default-scheduler"]
     plugin = _Failing()
     fwk.reserve_plugins.append(plugin)
@@ -92,8 +94,11 @@ def test_reserve_failure_unreserves_forgets_and_waits_for_a_change() -> None:
     assert _outcome(engine) == ("Unschedulable", message)
 
 
-def test_prebind_rejection_unreserves_forgets_and_requeues_without_moving_itself() -> None:
-    engine, plugin = _engine("prebind")
+@pytest.mark.parametrize("version", ["1.31", "1.32"])
+def test_prebind_rejection_is_a_fit_error_in_v131_v132(version: str) -> None:
+    # bindingCycle wraps the rejection in a FitError over the chosen node, the plugin its
+    # rejector: the pod waits for an event, and this cluster sends none.
+    engine, plugin = _engine("prebind", version)
     engine.run()
     message = "0/1 nodes are available: 1 prebind said no."
     assert _summary(engine) == [("Rejected", "n1", message, 0.0)]
@@ -101,6 +106,50 @@ def test_prebind_rejection_unreserves_forgets_and_requeues_without_moving_itself
     node = engine.snapshot.get("n1")
     assert node is not None and node.pods == []
     assert _outcome(engine) == ("Unschedulable", message)
+
+
+@pytest.mark.parametrize(
+    ("version", "retried"), [("1.30", 1.0), ("1.33", 2.0), ("1.34", 2.0), ("1.35", 2.0),
+                             ("1.36", 2.0)],
+)
+def test_prebind_rejection_is_the_plugins_status_elsewhere(version: str, retried: float) -> None:
+    # bindingCycle returns RunPreBindPlugins' status itself: reason Unschedulable with the
+    # plugin's message, no rejector plugin, so the pod goes back after its backoff (1 s;
+    # from v1.33 a backoff ending on a window boundary waits for the next window) and
+    # binds, the plugin now letting it through.
+    engine, plugin = _engine("prebind", version)
+    engine.run()
+    assert _summary(engine) == [
+        ("Rejected", "n1", "prebind said no", 0.0), ("Scheduled", "n1", "", retried),
+    ]
+    assert plugin.calls == ["prebind", "unreserve", "prebind"]
+    assert engine.plan.decisions[-1].outcome == "Scheduled"
+
+
+class _RejectingBinder:
+    """A Bind plugin that turns the pod away once, then binds it."""
+
+    name = "Gatekeeper"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def bind(self, state: CycleState, pod: Pod, node: str) -> Status | None:
+        self.calls += 1
+        return Status(Code.UNSCHEDULABLE, "bind said no") if self.calls == 1 else None
+
+
+@pytest.mark.parametrize("version", ["1.30", "1.31", "1.32", "1.36"])
+def test_bind_rejection_is_the_plugins_status_in_every_release(version: str) -> None:
+    engine, _ = _engine("reserve", version)
+    fwk = engine.frameworks["default-scheduler"]
+    fwk.reserve_plugins.pop()  # only the binder turns the pod away here
+    binder = _RejectingBinder()
+    fwk.bind_plugins.insert(0, binder)
+    engine.run()
+    assert _summary(engine)[0] == ("Rejected", "n1", "bind said no", 0.0)
+    assert _summary(engine)[1][:2] == ("Scheduled", "n1")
+    assert binder.calls == 2
 
 
 @pytest.mark.parametrize(("point", "name"), [("reserve", "Reserve"), ("prebind", "PreBind")])
