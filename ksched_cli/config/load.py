@@ -209,8 +209,12 @@ def _init_checks(profile: ProfileV1, built: BuiltProfile) -> list[Problem]:
         check = INIT_VALIDATORS.get(config.name)
         if config.name == "Coscheduling" and profile.features.coscheduling_args_validation:
             check = validate_coscheduling_v032  # scheduler-plugins v0.32.7's New
-        if config.name == "NodeResourcesFit" and profile.features.validation_messages_v134:
-            check = partial(validate_node_resources_fit, short_shape_message=True)
+        if config.name == "NodeResourcesFit":
+            check = partial(
+                validate_node_resources_fit,
+                short_shape_message=profile.features.validation_messages_v134,
+                ratio_v136=profile.features.fit_ratio_validation_v136,
+            )
         if check and config.origin and config.args is not None and config.name in built.needed:
             problems += check(child(config.origin, "args"), config.args)
     return problems

@@ -223,8 +223,9 @@ def validate_volume_binding(
 
 
 def validate_node_resources_fit(
-    base: str, args: dict[str, Any], short_shape_message: bool = False
+    base: str, args: dict[str, Any], short_shape_message: bool = False, ratio_v136: bool = False
 ) -> list[Problem]:
+    """ValidateNodeResourcesFitArgs; ``ratio_v136``: v1.36's requestedToCapacityRatio rules."""
     problems: list[Problem] = []
     for i, name in enumerate(args.get("ignoredResources") or []):
         problems += validate_label_name(name, child(base, "ignoredResources", i))
@@ -239,20 +240,42 @@ def validate_node_resources_fit(
     if kind not in SCORING_STRATEGIES:
         problems.append(not_supported(child(path, "type"), kind, SCORING_STRATEGIES))
     problems += _resource_weights(child(path, "resources"), strategy["resources"])
+    check_ratio = _ratio_v136 if ratio_v136 else _ratio_v130
     ratio = strategy.get("requestedToCapacityRatio")
-    if ratio is None and kind == "RequestedToCapacityRatio":
-        problems.append(_missing_ratio(child(path, "requestedToCapacityRatio")))
-    if ratio is not None:
-        # v1.30 reports this at scoringStrategy.shape, skipping requestedToCapacityRatio.
-        at = child(path, "requestedToCapacityRatio", "shape")
-        problems += validate_function_shape(
-            child(path, "shape"), ratio.get("shape") or [], at, short_shape_message
-        )
+    problems += check_ratio(path, kind, ratio, short_shape_message)
     return problems + resource_name_warnings(child(path, "resources"), strategy["resources"])
 
 
+def _ratio_v130(
+    path: str, kind: str, ratio: dict[str, Any] | None, short_message: bool
+) -> list[Problem]:
+    if ratio is None:
+        if kind == "RequestedToCapacityRatio":
+            return [_missing_ratio(child(path, "requestedToCapacityRatio"))]
+        return []
+    # v1.30-1.35 report this at scoringStrategy.shape, skipping requestedToCapacityRatio,
+    # and check it whatever the type.
+    at = child(path, "requestedToCapacityRatio", "shape")
+    shape = ratio.get("shape") or []
+    return validate_function_shape(child(path, "shape"), shape, at, short_message)
+
+
+def _ratio_v136(
+    path: str, kind: str, ratio: dict[str, Any] | None, short_message: bool
+) -> list[Problem]:
+    ratio_path = child(path, "requestedToCapacityRatio")
+    if kind == "RequestedToCapacityRatio":
+        if ratio is None:
+            return [required(ratio_path, "must be specified when type is RequestedToCapacityRatio")]
+        shape_path = child(ratio_path, "shape")
+        return validate_function_shape(shape_path, ratio.get("shape") or [], None, short_message)
+    if ratio is not None:
+        return [forbidden(ratio_path, "must be nil when type is not RequestedToCapacityRatio")]
+    return []
+
+
 def _missing_ratio(path: str) -> Problem:
-    # v1.30 neither defaults nor validates it: NewFit dereferences the missing shape and
+    # v1.30-1.35 neither default nor validate it: NewFit dereferences the missing shape and
     # kube-scheduler crashes at start-up. ksched refuses the configuration instead.
     return required(
         path,

@@ -317,6 +317,15 @@ class Features:
         "there); on by default from v1.36 per its release notes (#136042)",
         "NodeDeclaredFeatures is in the default profile (skips pods needing no node feature)",
     )
+    fit_ratio_validation_v136: bool = _switch(
+        "1.36",
+        "k8s.io/kubernetes v1.36.2 (openshift/microshift, deps/github.com/openshift/kubernetes): "
+        "pkg/scheduler/apis/config/validation/validation_pluginargs.go "
+        "ValidateNodeResourcesFitArgs",
+        "NodeResourcesFit args: scoringStrategy.requestedToCapacityRatio is required for type "
+        "RequestedToCapacityRatio and forbidden for the others; shape errors sit at "
+        "scoringStrategy.requestedToCapacityRatio.shape (was scoringStrategy.shape)",
+    )
 
     @property
     def pre_bind_fit_error(self) -> bool:

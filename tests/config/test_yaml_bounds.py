@@ -92,7 +92,17 @@ def test_billion_laughs_in_validate_plan_and_diff(tmp_path: Path) -> None:
         assert time.monotonic() - started < 2
 
 
-def test_rtcr_without_shape_is_refused_by_validate_and_plan(tmp_path: Path) -> None:
+RTCR_MISSING = {
+    # v1.30-1.35 do not validate it (kube-scheduler crashes at start-up); ksched refuses it.
+    "1.35": "type RequestedToCapacityRatio needs requestedToCapacityRatio.shape (v1.30 has no "
+    "default: kube-scheduler crashes at start-up without it)",
+    # v1.36.2 ValidateNodeResourcesFitArgs.
+    "1.36": "must be specified when type is RequestedToCapacityRatio",
+}
+
+
+@pytest.mark.parametrize("version", ["1.35", "1.36"])
+def test_rtcr_without_shape_is_refused_by_validate_and_plan(tmp_path: Path, version: str) -> None:
     config = tmp_path / "rtcr.yaml"
     config.write_text(
         HEADER + "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
@@ -101,13 +111,13 @@ def test_rtcr_without_shape_is_refused_by_validate_and_plan(tmp_path: Path) -> N
     write(tmp_path, {"cluster/all.yaml": docs(node("a"), pod("web", "default"))})
     line = (
         f"{config}:7:7: error: profiles[0].pluginConfig[0].args.scoringStrategy."
-        "requestedToCapacityRatio: Required value: type RequestedToCapacityRatio needs "
-        "requestedToCapacityRatio.shape (v1.30 has no default: kube-scheduler crashes at "
-        "start-up without it)\n"
+        f"requestedToCapacityRatio: Required value: {RTCR_MISSING[version]}\n"
     )
-    code, out, _ = _cli("validate", str(config))
+    release = ("--kubernetes-version", version)
+    code, out, _ = _cli("validate", str(config), *release)
     assert (code, out) == (1, line)
-    assert _cli("plan", str(tmp_path / "cluster"), "--config", str(config)) == (1, "", line)
+    plan = _cli("plan", str(tmp_path / "cluster"), "--config", str(config), *release)
+    assert plan == (1, "", line)
 
 
 def test_rtcr_with_an_empty_shape_keeps_v130_wording(tmp_path: Path) -> None:
