@@ -7,7 +7,8 @@ produces are pod events: a pod bound (AssignedPodAdd), a pod deleted or an assum
 forgotten (AssignedPodDelete). The hints are v1.32.5's ``EventsToRegister`` of each
 in-tree plugin, for those two events (node events: node_hints.py; storage objects:
 storage_hints.py); a plugin without ``EventsToRegister`` (or the
-extenders) takes every event, one that registers none takes none.
+extenders) takes every event, one that registers none takes none. From v1.36
+InterPodAffinity and PodTopologySpread judge a deleted pod that was only nominated too.
 """
 
 from __future__ import annotations
