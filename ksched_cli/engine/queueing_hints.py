@@ -7,7 +7,8 @@ produces are pod events: a pod bound (AssignedPodAdd), a pod deleted or an assum
 forgotten (AssignedPodDelete). The hints are v1.32.5's ``EventsToRegister`` of each
 in-tree plugin, for those two events (node events: node_hints.py; storage objects:
 storage_hints.py); a plugin without ``EventsToRegister`` (or the
-extenders) takes every event, one that registers none takes none.
+extenders) takes every event, one that registers none takes none. From v1.36
+InterPodAffinity and PodTopologySpread judge a deleted pod that was only nominated too.
 """
 
 from __future__ import annotations
@@ -90,20 +91,34 @@ def _matches_all(terms: list[Any], other: Pod, ns_labels: dict[str, str]) -> boo
     return bool(terms) and all(t.matches(other, ns_labels) for t in terms)
 
 
-def _inter_pod_affinity(plugin: Any, pod: Pod, event: PodEvent, _f: Features) -> bool:
+def _placed(event: PodEvent, features: Features) -> bool:
+    """The event's pod is bound or (v1.36) nominated: the pod hints judge it."""
+    return bool(event.node) or (
+        features.nominated_pod_hints_v2 and bool(event.pod.nominated_node_name)
+    )
+
+
+def _inter_pod_affinity(plugin: Any, pod: Pod, event: PodEvent, features: Features) -> bool:
     other = event.pod
-    if not event.node:
+    if not _placed(event, features):
         return False
     info = pod_info(pod)
     # podMatchesAllAffinityTerms is called with nil namespace labels upstream.
     if event.action == ADD:
         return _matches_all(info.required_affinity_terms, other, {})
-    return _matches_all(info.required_anti_affinity_terms, other, {})
+    if _matches_all(info.required_anti_affinity_terms, other, {}):
+        return True
+    # v1.36: the deleted pod's own anti-affinity may have been what kept the pod out.
+    return features.nominated_pod_hints_v2 and _matches_all(
+        pod_info(other).required_anti_affinity_terms, pod, {}
+    )
 
 
-def _pod_topology_spread(plugin: Any, pod: Pod, event: PodEvent, _f: Features) -> bool:
+def _pod_topology_spread(plugin: Any, pod: Pod, event: PodEvent, features: Features) -> bool:
     other = event.pod
-    involved = other.uid == pod.uid or (bool(event.node) and other.namespace == pod.namespace)
+    involved = other.uid == pod.uid or (
+        _placed(event, features) and other.namespace == pod.namespace
+    )
     if not involved:
         return False
     constraints = plugin.constraints(pod, "DoNotSchedule")

@@ -311,6 +311,15 @@ class Features:
         "the volume-limit plugins count in-tree Portworx volumes as migrated on any node with a "
         "CSINode, as the other in-tree plugins",
     )
+    nominated_pod_hints_v2: bool = _switch(
+        "1.36",
+        "k8s.io/kubernetes v1.36.2 (openshift/microshift): interpodaffinity/plugin.go "
+        "isSchedulableAfterPodChange (l.171-254), podtopologyspread/plugin.go "
+        "involvedInTopologySpreading (l.186-194)",
+        "InterPodAffinity's and PodTopologySpread's pod hints judge a pod that was only "
+        "nominated as a bound one; InterPodAffinity's delete hint also queues a pod matching "
+        "the deleted pod's required anti-affinity",
+    )
     node_declared_features: bool = _switch(
         "1.36",
         f"{SRC_135}: default_plugins.go applyFeatureGates and the plugin (gate alpha, off, "

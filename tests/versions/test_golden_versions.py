@@ -145,6 +145,20 @@ CASES: dict[str, tuple[list[str], int]] = {
         )
         for v in ("1.30", "1.36")
     },
+    # Ported from v1.36.2's code, not measured: InterPodAffinity's delete hint also queues
+    # a pod matching the deleted pod's anti-affinity, and both InterPodAffinity's and
+    # PodTopologySpread's pod hints judge a deleted pod that was only nominated (v1.36).
+    **{
+        f"{name}.{v}.txt": ([*args, "--kubernetes-version", v], 2 if v == "1.35" else 0)
+        for name, args in (
+            ("anti-affinity-delete",
+             ["plan", f"{FIXES}/anti-affinity-delete.yaml", "-o", "wide"]),
+            ("nominated-hints",
+             ["simulate", f"{FIXES}/nominated-hints/scenario.yaml",
+              f"{FIXES}/nominated-hints/cluster.yaml"]),
+        )
+        for v in ("1.35", "1.36")
+    },
     # Measured against the real schedulers (docs/versions.md), each on both sides of its
     # release: Fit's unresolvable requests (1.34), Fit scoring without pod-level requests,
     # in-tree EBS counted without the migrated-plugins annotation (every release),
