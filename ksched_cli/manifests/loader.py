@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import KUBE_SCHEDULER_VERSION
+from ..api.attributes_class import admit_attributes_class
 from ..api.fields import Raw, type_name
 from ..api.pod import Pod
 from ..api.pod_level import TEMPLATE_SPEC_PATHS, drop_disabled
@@ -237,6 +238,8 @@ class _Builder:
         if kind == "Pod":
             raw = self._resize_fields(raw)
         obj = spec.parse(raw)
+        if kind in ("PersistentVolume", "PersistentVolumeClaim"):
+            admit_attributes_class(obj, self._features.volume_attributes_class)
         key = object_key(raw, spec.namespaced)
         seen = self._seen[kind]
         first = seen.get(key)
