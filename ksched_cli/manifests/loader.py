@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from .. import KUBE_SCHEDULER_VERSION
-from ..api.attributes_class import admit_attributes_class
 from ..api.fields import Raw, type_name
 from ..api.pod import Pod
 from ..api.pod_level import TEMPLATE_SPEC_PATHS, drop_disabled
@@ -39,7 +38,7 @@ from .apply_namespace import ApplyNamespace
 from .checks import check_object, duplicate_problem
 from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
-from .kinds import KINDS, KindSpec, unserved_version
+from .kinds import KINDS, KindSpec, admit_attributes_class, unserved_version
 from .naming import describe, describe_any, object_key
 from .origin import Origin, positioned_error
 from .problems import ProblemList, duplicate_error, is_list
