@@ -33,6 +33,8 @@ ANN_BETA_STORAGE_PROVISIONER = "volume.beta.kubernetes.io/storage-provisioner"
 ANN_BETA_STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class"
 ANN_DEFAULT_CLASS = "storageclass.kubernetes.io/is-default-class"
 ANN_BETA_DEFAULT_CLASS = "storageclass.beta.kubernetes.io/is-default-class"
+# PV and PVC spec field of the VolumeAttributesClass gate (GA and on from v1.34).
+ATTRIBUTES_CLASS_FIELD = "volumeAttributesClassName"
 
 # PersistentVolumeSource members, and the field naming each one's unique volume.
 VOLUME_SOURCES: Mapping[str, str] = {
@@ -95,6 +97,8 @@ class PersistentVolume:
     volume_mode: str = "Filesystem"
     reclaim_policy: str = "Retain"
     phase: str = "Pending"
+    # spec.volumeAttributesClassName; None: absent (or dropped by a release without the gate).
+    attributes_class: str | None = None
 
     @property
     def name(self) -> str:
@@ -118,6 +122,8 @@ class PersistentVolumeClaim:
     phase: str = "Pending"
     # spec.storageClassName as written, when the beta annotation also names a class.
     spec_storage_class_name: str | None = None
+    # spec.volumeAttributesClassName; None: absent (or dropped by a release without the gate).
+    attributes_class: str | None = None
 
     @property
     def name(self) -> str:
@@ -245,6 +251,11 @@ def _access_modes(raw: Raw, path: str) -> tuple[str, ...]:
     return tuple(modes)
 
 
+def _optional_string(spec: Raw, key: str) -> str | None:
+    """A string field that may be absent (None) or set, even to ""."""
+    return None if spec.get(key) is None else string(spec, key, "spec")
+
+
 def _volume_source(spec: Raw) -> VolumeSource:
     for kind, id_field in VOLUME_SOURCES.items():
         if spec.get(kind) is None:
@@ -285,6 +296,7 @@ def parse_persistent_volume(raw: Raw) -> PersistentVolume:
         volume_mode=_enum(spec, "volumeMode", "spec", VOLUME_MODES, "Filesystem"),
         reclaim_policy=string(spec, "persistentVolumeReclaimPolicy", "spec") or "Retain",
         phase=string(mapping(raw, "status", ""), "phase", "status") or "Pending",
+        attributes_class=_optional_string(spec, ATTRIBUTES_CLASS_FIELD),
     )
 
 
@@ -309,6 +321,7 @@ def parse_persistent_volume_claim(raw: Raw) -> PersistentVolumeClaim:
         volume_mode=_enum(spec, "volumeMode", "spec", VOLUME_MODES, "Filesystem"),
         phase=string(mapping(raw, "status", ""), "phase", "status") or "Pending",
         spec_storage_class_name=spec_class,
+        attributes_class=_optional_string(spec, ATTRIBUTES_CLASS_FIELD),
     )
 
 

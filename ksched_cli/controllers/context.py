@@ -17,6 +17,7 @@ from ..api.workloads import Workload
 from ..engine.cluster import Cluster
 from ..errors import KschedError
 from ..manifests.admission import Admission, prepare_for_create
+from ..versions.features import Features
 from ..versions.releases import features_for, minor_version
 from .hashing import generate_name_prefix, name_suffix
 
@@ -73,6 +74,11 @@ class Context:
         }
         self._prototypes: dict[int, Pod] = {}
         self._counters: dict[str, int] = defaultdict(int)
+
+    @property
+    def features(self) -> Features:
+        """The release's switches (what its API server stores of a created object)."""
+        return self._features
 
     def kinds_present(self, kind: str) -> set[tuple[str, str]]:
         """(namespace, name) of every object of ``kind`` in the input."""

@@ -132,6 +132,8 @@ class StatefulSetController:
             if f"{owner.namespace}/{name}" in existing:
                 continue
             claim = new_claim(owner, template.raw, name)
+            if not ctx.features.volume_attributes_class:
+                claim.attributes_class = None  # dropped on create, as the loader's claims
             admit_claim(claim, default_class)
             out.append(claim)
         return out

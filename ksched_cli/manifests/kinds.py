@@ -46,6 +46,10 @@ class _Lazy:
         return self.resolved(*args)
 
 
+# What a release's API server keeps of a PV's or claim's volumeAttributesClassName.
+admit_attributes_class = _Lazy("attributes_class", "admit_attributes_class")
+
+
 def _workload(kind: str) -> Callable[[Raw], Any]:
     parse = _Lazy("workloads", "parse_workload")
     return lambda raw: parse(kind, raw)

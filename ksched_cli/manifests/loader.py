@@ -38,7 +38,7 @@ from .apply_namespace import ApplyNamespace
 from .checks import check_object, duplicate_problem
 from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
-from .kinds import KINDS, KindSpec, unserved_version
+from .kinds import KINDS, KindSpec, admit_attributes_class, unserved_version
 from .naming import describe, describe_any, object_key
 from .origin import Origin, positioned_error
 from .problems import ProblemList, duplicate_error, is_list
@@ -237,6 +237,8 @@ class _Builder:
         if kind == "Pod":
             raw = self._resize_fields(raw)
         obj = spec.parse(raw)
+        if kind in ("PersistentVolume", "PersistentVolumeClaim"):
+            admit_attributes_class(obj, self._features.volume_attributes_class)
         key = object_key(raw, spec.namespaced)
         seen = self._seen[kind]
         first = seen.get(key)

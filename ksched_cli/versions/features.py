@@ -230,6 +230,15 @@ class Features:
         "v0.36.3)",
         "a pod's spec.resources requests (cpu, memory, hugepages-*) replace its containers' sum",
     )
+    volume_attributes_class: bool = _switch(
+        "1.34",
+        f"{SRC_134}: component-helpers storage/volume/pv_helpers.go FindMatchingVolume "
+        "(vacEnabled), volumebinding/binder.go findMatchingVolumes, kube_features.go "
+        "VolumeAttributesClass (GA, on); v1.36.2 pkg/api/persistentvolume(claim)/util.go "
+        "DropDisabled(Spec)Fields, apis/core/validation/validation.go",
+        "a PV or claim keeps spec.volumeAttributesClassName (v1.30-1.33 drop it), and a claim "
+        "binds statically only to a PV of the same class (absent counts as \"\")",
+    )
     binding_not_a_pod_delete: bool = _switch(
         "1.35",
         f"{SRC_135}: eventhandlers.go deletePodFromSchedulingQueue(pod, inBinding) "

@@ -10,8 +10,9 @@ from ksched_cli.api.meta import OwnerReference
 from ksched_cli.config.load import default_config
 from ksched_cli.controllers import reconcile
 from ksched_cli.engine.engine import Engine
+from ksched_cli.whatif.inputs import load_cluster
 
-from .helpers import load, names, node, template, workload
+from .helpers import docs, load, names, node, template, workload
 
 CLAIMS = """  volumeClaimTemplates:
   - metadata: {name: data}
@@ -155,3 +156,18 @@ spec:
     assert sorted(pods) == ["db-0", "db-1", "db-2", "stray"]
     assert (pods["db-1"].workload, pods["stray"].workload) == ("statefulset/db", "")
     assert "statefulset/db: deletes 1 pod(s) it does not want: default/db-7" in result.warnings
+
+
+@pytest.mark.parametrize(("version", "expected"), [("1.33", None), ("1.34", "gold")])
+def test_claim_template_attributes_class_kept_from_1_34(
+    tmp_path: Path, version: str, expected: str | None
+) -> None:
+    """The controller's claims go through the API server: v1.33 drops the field."""
+    spec = ("  replicas: 1\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n"
+            + template("app: db")
+            + CLAIMS.replace("storageClassName: local", "storageClassName: local\n"
+                             "      volumeAttributesClassName: gold"))
+    path = tmp_path / "input.yaml"
+    path.write_text(docs(node("n1"), LOCAL, workload("StatefulSet", "db", spec)))
+    cluster = load_cluster([str(path)], kubernetes_version=version).cluster
+    assert cluster.persistent_volume_claims["default/data-db-0"].attributes_class == expected

@@ -163,7 +163,8 @@ CASES: dict[str, tuple[list[str], int]] = {
     # release: Fit's unresolvable requests (1.34), Fit scoring without pod-level requests,
     # in-tree EBS counted without the migrated-plugins annotation (every release),
     # DynamicResources' PostFilter without its state (1.34), a nominated pod's binding
-    # (1.33-1.34 only) and a static binding's PV/PVC events (1.32+).
+    # (1.33-1.34 only), a static binding's PV/PVC events (1.32+) and its
+    # volumeAttributesClassName (1.34+).
     **{
         f"{name}.{v}.txt": ([*args, "--kubernetes-version", v], code)
         for name, args, code, versions in (
@@ -181,6 +182,8 @@ CASES: dict[str, tuple[list[str], int]] = {
              ("1.34", "1.35")),
             ("static-binding", ["plan", f"{FIXES}/static-binding.yaml", "-o", "wide"], 2,
              ("1.30", "1.36")),
+            ("attributes-class", ["plan", f"{FIXES}/attributes-class.yaml", "-o", "wide"], 2,
+             ("1.33", "1.34")),
         )
         for v in versions
     },

@@ -243,9 +243,10 @@ class VolumeBinder:
         chosen: set[str] = set()
         bindings: list[BindingInfo] = []
         unmatched: list[PersistentVolumeClaim] = []
+        vac = features_of(self._handle).volume_attributes_class
         for pvc in sorted(claims, key=lambda c: c.requested):
             pvs = pvs_by_class.get(pvc.class_name, [])
-            pv = find_matching_volume(pvc, pvs, node.labels, chosen)
+            pv = find_matching_volume(pvc, pvs, node.labels, chosen, vac)
             if pv is None:
                 unmatched.append(pvc)
                 continue

@@ -1,5 +1,5 @@
 """PV/PVC matching and binding rules the scheduler shares with the PV controller
-(component-helpers/storage/volume, v1.30)."""
+(component-helpers/storage/volume, v1.30; VolumeAttributesClass from v1.34)."""
 
 from __future__ import annotations
 
@@ -75,10 +75,16 @@ def find_matching_volume(
     volumes: Sequence[PersistentVolume],
     node_labels: Mapping[str, str],
     excluded: set[str],
+    attributes_class: bool = False,
 ) -> PersistentVolume | None:
     """FindMatchingVolume on the scheduler path: the PV pre-bound to the claim, or the
     smallest available PV that fits it on the node. ``volumes`` come sorted by name,
-    so among equally small PVs the lowest name wins (kube-scheduler: map order)."""
+    so among equally small PVs the lowest name wins (kube-scheduler: map order).
+
+    ``attributes_class`` (v1.34+): even a pre-bound PV must have the claim's
+    volumeAttributesClassName. Releases without the gate never see the field (their API
+    server drops it), so their gate-off checks have nothing to act on.
+    """
     smallest: PersistentVolume | None = None
     for pv in volumes:
         if pv.name in excluded:
@@ -86,6 +92,8 @@ def find_matching_volume(
         if pv.claim_ref is not None and not is_volume_bound_to_claim(pv, claim):
             continue
         if pv.capacity < claim.requested or pv.volume_mode != claim.volume_mode:
+            continue
+        if attributes_class and not same_attributes_class(claim, pv):
             continue
         if pv.meta.deletion_timestamp is not None:
             continue
@@ -100,6 +108,11 @@ def find_matching_volume(
         if smallest is None or pv.capacity < smallest.capacity:
             smallest = pv
     return smallest
+
+
+def same_attributes_class(claim: PersistentVolumeClaim, pv: PersistentVolume) -> bool:
+    """Absent and "" are the same class (none)."""
+    return (claim.attributes_class or "") == (pv.attributes_class or "")
 
 
 def _available_match(claim: PersistentVolumeClaim, pv: PersistentVolume) -> bool:
