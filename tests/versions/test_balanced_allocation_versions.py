@@ -205,3 +205,52 @@ def test_best_effort_pod(version: str, skipped: bool) -> None:
     plugin = BalancedAllocation(NodeResourcesBalancedAllocationArgs(CPU_MEM), handle)
     status = plugin.pre_score(CycleState(), make_pod("pod"), handle.snapshot.list())
     assert (status is not None and status.code == Code.SKIP) is skipped
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 16000), st.integers(0, 8), st.integers(0, 16000),
+                  st.integers(0, 8)),
+        min_size=1, max_size=6,
+    ),
+    st.integers(1, 8000), st.integers(0, 2),
+)
+def test_change_in_balance_with_an_extended_resource_arrays_equal_per_node(
+    shapes: list[tuple[int, int, int, int]], pod_cpu: int, pod_gpu: int
+) -> None:
+    """cpu and a GPU: whether the pod requests the GPU decides whether it counts, so pods
+    with and without it read different balances-without-the-pod; both paths agree, for
+    either pod, before and after a bind."""
+    gpu = "nvidia.com/gpu"
+    nodes = [
+        make_node(f"n{i}", cpu=f"{c}m", extra={gpu: str(g)} if g else None)
+        for i, (c, g, _, _) in enumerate(shapes)
+    ]
+    running = []
+    for i, (c, g, rc, rg) in enumerate(shapes):
+        requests = {"cpu": f"{min(rc, c)}m"}
+        if g and rg:
+            requests[gpu] = str(min(rg, g))
+        running.append(make_pod(f"r{i}", requests=requests, node=f"n{i}"))
+    handle = FakeHandle(nodes, running, features=release("1.36").features)
+    plugin = BalancedAllocation(
+        NodeResourcesBalancedAllocationArgs([ResourceSpec("cpu", 1), ResourceSpec(gpu, 1)]),
+        handle,
+    )
+    infos = handle.snapshot.list()
+    columns = infos[0].columns
+    assert columns is not None
+    index = np.array([ni.column_index for ni in infos], dtype=np.int64)
+    with_gpu = {"cpu": f"{pod_cpu}m", gpu: str(pod_gpu)} if pod_gpu else {"cpu": f"{pod_cpu}m"}
+    pods = [make_pod("plain", requests={"cpu": f"{pod_cpu}m"}), make_pod("gpu", requests=with_gpu)]
+    for bound in (False, True):
+        if bound:
+            infos[0].add_pod(make_pod("later", requests={"cpu": "100m", gpu: "1"}, node="n0"))
+        for pod in pods:
+            state = CycleState()
+            assert plugin.pre_score(state, pod, infos) is None
+            per_node = [plugin.score(state, pod, ni)[0] for ni in infos]
+            arrays = plugin.score_array(state, pod, columns, index)
+            assert arrays is not None
+            assert arrays.tolist() == per_node, (pod.name, bound)
