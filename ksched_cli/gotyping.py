@@ -4,8 +4,8 @@ kubectl converts YAML to JSON before decoding (sigs.k8s.io/yaml's YAMLToJSON, wi
 target type): every mapping key becomes a string there (a boolean key ``true`` or
 ``false``, a number its decimal or shortest float32 form; a null key is refused), while
 values keep their YAML type, so a boolean or a number where the API has a string (a
-label value) is refused by the API server's typed decoding. go-yaml v2 also reads
-``y``, ``Y``, ``n`` and ``N`` as booleans, which PyYAML keeps as strings.
+label value) is refused by the API server's typed decoding. How go-yaml v2 types a
+plain scalar in the first place is ``goresolve``'s.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from __future__ import annotations
 import math
 import struct
 from typing import Any
-
-GO_BOOLEANS = {"y": True, "Y": True, "n": False, "N": False}
 
 
 class NullKey(ValueError):

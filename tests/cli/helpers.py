@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from ksched_cli.cli.main import _register, cli
 from ksched_cli.cli.plan_cmd import plan
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,6 +26,13 @@ PLAN_EXAMPLES = sorted(
 )
 
 _COMMAND = re.compile(r"^\s*(?:\$\s*)?ksched plan (?P<args>.+)$")
+
+
+def ksched(*args: str) -> Result:
+    """Any ``ksched`` command in-process, every command registered (run from where the
+    test is: the ``at_repo`` fixture puts it at the repository root)."""
+    _register()
+    return CliRunner().invoke(cli, list(args))
 
 
 def run(monkeypatch: pytest.MonkeyPatch, *args: str) -> Result:

@@ -12,12 +12,10 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-
-from ksched_cli.cli.main import _register, cli
+from click.testing import Result
 
 from ..manifests.helpers import docs, node, pod
-from .helpers import REPO
+from .helpers import ksched
 
 NEWCOMER = "tests/cli/newcomer"
 CLUSTER = f"{NEWCOMER}/cluster.yaml"
@@ -25,14 +23,7 @@ GOLDEN = Path(__file__).parent / "golden" / "newcomer"
 PROFILES = ("--base", "default", "--head", "bin-packing", "--kubernetes-version", "1.30")
 
 
-@pytest.fixture(autouse=True)
-def _commands(monkeypatch: pytest.MonkeyPatch) -> None:
-    _register()
-    monkeypatch.chdir(REPO)
-
-
-def ksched(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args))
+pytestmark = pytest.mark.usefixtures("at_repo")
 
 
 def _pods(result: Result) -> list[str]:

@@ -17,11 +17,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner, Result
 
-from ksched_cli.cli.main import _register, cli
-
-from .helpers import REPO
+from .helpers import REPO, ksched
 
 ROOT = "tests/cli/roundtrip"
 MANIFESTS = f"{ROOT}/manifests"
@@ -68,14 +65,7 @@ KUBECTL: dict[str, tuple[tuple[str, ...], str, str]] = {
 NAMES = {**PRINTED, **KUBECTL}
 
 
-@pytest.fixture(autouse=True)
-def _commands(monkeypatch: pytest.MonkeyPatch) -> None:
-    _register()
-    monkeypatch.chdir(REPO)
-
-
-def ksched(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args))
+pytestmark = pytest.mark.usefixtures("at_repo")
 
 
 def _namespace(name: str) -> list[str]:

@@ -16,13 +16,11 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from ksched_cli.cli.main import _register, cli
 from ksched_cli.render.reasons import decisive_first
 
 from ..manifests.helpers import docs, node, pod
-from .helpers import REPO
+from .helpers import REPO, ksched
 
 NEWCOMER = "tests/cli/newcomer"
 GOLDEN = Path(__file__).parent / "golden" / "newcomer"
@@ -35,14 +33,7 @@ CART_MESSAGE = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _commands(monkeypatch: pytest.MonkeyPatch) -> None:
-    _register()
-    monkeypatch.chdir(REPO)
-
-
-def ksched(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args))
+pytestmark = pytest.mark.usefixtures("at_repo")
 
 
 def _write(tmp_path: Path, text: str, name: str = "c.yaml") -> str:

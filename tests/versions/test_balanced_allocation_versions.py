@@ -12,6 +12,7 @@ expected score there equals the formula's, worked out in each row's comment here
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 from ksched_cli.api.pod import Pod
 from ksched_cli.config.args import NodeResourcesBalancedAllocationArgs, ResourceSpec
 from ksched_cli.framework.cycle_state import CycleState
+from ksched_cli.framework.nodeinfo import NodeInfo
 from ksched_cli.framework.status import Code
 from ksched_cli.plugins.noderesources.balanced_allocation import BalancedAllocation
 from ksched_cli.versions.releases import release
@@ -149,6 +151,19 @@ def test_array_path_equals_per_node(
     assert arrays.tolist() == (scores_136 if version == "1.36" else scores), name
 
 
+def _both_paths(
+    plugin: BalancedAllocation, state: CycleState, pod: Pod, infos: Sequence[NodeInfo]
+) -> tuple[list[int], list[int]]:
+    """The per-node scores and the array path's, over every node."""
+    per_node = [plugin.score(state, pod, ni)[0] for ni in infos]
+    columns = infos[0].columns
+    assert columns is not None
+    index = np.array([ni.column_index for ni in infos], dtype=np.int64)
+    arrays = plugin.score_array(state, pod, columns, index)
+    assert arrays is not None
+    return per_node, arrays.tolist()
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(
@@ -181,20 +196,13 @@ def test_change_in_balance_arrays_equal_per_node(
     if skipped is not None:  # nothing of the scored resources requested: never scored
         assert skipped.code == Code.SKIP
         return
-    per_node = [plugin.score(state, pod, ni)[0] for ni in infos]
+    per_node, arrays = _both_paths(plugin, state, pod, infos)
     assert all(50 <= s <= 100 for s in per_node)
-    columns = infos[0].columns
-    assert columns is not None
-    index = np.array([ni.column_index for ni in infos], dtype=np.int64)
-    arrays = plugin.score_array(state, pod, columns, index)
-    assert arrays is not None
-    assert arrays.tolist() == per_node
+    assert arrays == per_node
     # A pod bound since: the array path's balances without the pod follow it.
     infos[-1].add_pod(make_pod("later", requests={"cpu": "500m", "memory": "1000"}, node="n0"))
-    per_node = [plugin.score(state, pod, ni)[0] for ni in infos]
-    arrays = plugin.score_array(state, pod, columns, index)
-    assert arrays is not None
-    assert arrays.tolist() == per_node
+    per_node, arrays = _both_paths(plugin, state, pod, infos)
+    assert arrays == per_node
 
 
 @pytest.mark.parametrize(("version", "skipped"), [("1.30", False), ("1.32", False), ("1.36", True)])
@@ -239,9 +247,6 @@ def test_change_in_balance_with_an_extended_resource_arrays_equal_per_node(
         handle,
     )
     infos = handle.snapshot.list()
-    columns = infos[0].columns
-    assert columns is not None
-    index = np.array([ni.column_index for ni in infos], dtype=np.int64)
     with_gpu = {"cpu": f"{pod_cpu}m", gpu: str(pod_gpu)} if pod_gpu else {"cpu": f"{pod_cpu}m"}
     pods = [make_pod("plain", requests={"cpu": f"{pod_cpu}m"}), make_pod("gpu", requests=with_gpu)]
     for bound in (False, True):
@@ -250,7 +255,5 @@ def test_change_in_balance_with_an_extended_resource_arrays_equal_per_node(
         for pod in pods:
             state = CycleState()
             assert plugin.pre_score(state, pod, infos) is None
-            per_node = [plugin.score(state, pod, ni)[0] for ni in infos]
-            arrays = plugin.score_array(state, pod, columns, index)
-            assert arrays is not None
-            assert arrays.tolist() == per_node, (pod.name, bound)
+            per_node, arrays = _both_paths(plugin, state, pod, infos)
+            assert arrays == per_node, (pod.name, bound)
