@@ -32,6 +32,11 @@ else:  # numpy.typing costs tens of milliseconds to import; annotations only nee
 
 T = TypeVar("T")
 
+# Derived columns kept at once: one per pod shape and plugin, about 8 bytes per node each.
+DERIVED_LIMIT = 64
+# Up to this many changed nodes, a derived column is brought up to date node by node.
+FEW_NODES = 8
+
 
 def pick(items: Sequence[T], positions: list[int]) -> list[T]:
     """``items`` at ``positions``, in order (itemgetter: no Python frame per item)."""
@@ -94,6 +99,10 @@ class NodeColumns:
         # Plugin indexes told of every pod bound to or removed from a live node.
         self._watchers: dict[Any, PodWatcher] = {}
         self.changes = 0  # pods bound or removed so far
+        # Positions of the nodes whose pods changed, in order; derived columns catch up
+        # from their place in it when next read.
+        self._touched: list[int] = []
+        self._derived: dict[Any, list[Any]] = {}
         # Per-plugin caches of results that depend only on static node data
         # (labels, taints): keyed by the plugin and the pod's relevant spec.
         self.static_cache: dict[Any, Any] = {}
@@ -104,6 +113,7 @@ class NodeColumns:
         """Node ``i`` changed (``pod`` added with sign 1 or removed with -1, if given)."""
         if pod is not None:
             self.changes += 1
+            self._touched.append(i)
             for watcher in self._watchers.values():
                 watcher.pod_changed(ni, pod, sign)
             for (priority, name), column in self._below.items():
@@ -163,6 +173,39 @@ class NodeColumns:
             entry = (column, count)
             self._match_counts[key] = entry
         return entry[0]
+
+    def derived(
+        self,
+        key: Any,
+        compute: Callable[[IntArray], IntArray],
+        compute_one: Callable[[NodeInfo], int],
+    ) -> IntArray:
+        """Per live node ``compute(positions)`` (elementwise over the nodes' own data),
+        computed once per ``key`` and then again only where pods changed: by the per-node
+        reference ``compute_one`` for a few nodes, where NumPy's call cost would dominate.
+
+        Bounded: the least recently read of more than DERIVED_LIMIT keys is dropped.
+        """
+        entry = self._derived.pop(key, None)
+        touched = self._touched
+        if entry is None or len(touched) - entry[1] >= self.size:
+            entry = [compute(self.positions), len(touched)]
+            if len(self._derived) >= DERIVED_LIMIT:
+                del self._derived[next(iter(self._derived))]
+        elif entry[1] < len(touched):
+            stale = set(touched[entry[1] :])
+            column = entry[0]
+            if len(stale) <= FEW_NODES:
+                infos = self.infos
+                for i in stale:
+                    column[i] = compute_one(infos[i])
+            else:
+                at = np.array(sorted(stale), dtype=np.int64)
+                column[at] = compute(at)
+            entry[1] = len(touched)
+        self._derived[key] = entry  # last read: dropped last
+        result: IntArray = entry[0]
+        return result
 
     def watcher(self, key: Any, build: Callable[[Sequence[NodeInfo]], W]) -> W:
         """The index under ``key``, built from the live nodes on first use, then kept

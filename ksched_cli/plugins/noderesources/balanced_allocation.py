@@ -111,13 +111,27 @@ class BalancedAllocation:
         requests = self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod)
         if not self.scorer.resources:
             return None
-        if not self.change_in_balance:
-            return balanced_scores(self.scorer, requests, columns, index)
-        # A node's balance without the pod depends on the pod only through which extended
-        # resources it requests: a live column per such set, kept current on every bind.
-        included = self.scorer.requested_scalars(requests)
-        without = columns.match_counts((NAME, self, included), self._balance_without(included))
-        return balanced_scores(self.scorer, requests, columns, index, without[index])
+        if len(self.scorer.resources) > 2:
+            return None  # no array form beyond the two-resource shortcut
+        scorer = self.scorer
+        without: IntArray | None = None
+        if self.change_in_balance:
+            # A node's balance without the pod depends on the pod only through which
+            # extended resources it requests: a live column per such set.
+            included = scorer.requested_scalars(requests)
+            without = columns.match_counts((NAME, self, included), self._balance_without(included))
+
+        def compute(positions: IntArray) -> IntArray:
+            before = None if without is None else without[positions]
+            scores = balanced_scores(scorer, requests, columns, positions, before)
+            assert scores is not None
+            return scores
+
+        def compute_one(node_info: NodeInfo) -> int:
+            return self.score(state, pod, node_info)[0]
+
+        # The score depends on the pod only through its requests (see Fit.score_array).
+        return columns.derived((NAME, self, tuple(requests)), compute, compute_one)[index]
 
     def _balance_without(self, included: tuple[bool, ...]) -> Callable[[NodeInfo], int]:
         """The per-node balance before any pod requesting the extended resources flagged in

@@ -22,7 +22,7 @@ from ...framework.status import Code, Status, as_error
 from ...framework.types import PreFilterResult
 from ...versions.features import features_of
 from .resource_allocation import ResourceAllocationScorer, ScorerFn
-from .vector import fit_mask, fit_statuses, strategy_scores
+from .vector import fit_mask, fit_statuses, has_array_form, strategy_scores
 
 NAME = "NodeResourcesFit"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -293,9 +293,21 @@ class Fit:
         self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
     ) -> IntArray | None:
         requests = self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod)
-        if not self.scorer.resources:
+        if not self.scorer.resources or not has_array_form(self.strategy):
             return None
-        return strategy_scores(self.strategy, self.weights, self.scorer, requests, columns, index)
+        # A node's score depends on the pod only through its requests: one live column
+        # per request list, recomputed only where pods were bound or removed.
+        weights, scorer, strategy = self.weights, self.scorer, self.strategy
+
+        def compute(positions: IntArray) -> IntArray:
+            scores = strategy_scores(strategy, weights, scorer, requests, columns, positions)
+            assert scores is not None
+            return scores
+
+        def compute_one(node_info: NodeInfo) -> int:
+            return scorer.score(node_info, requests)[0]
+
+        return columns.derived((NAME, self, tuple(requests)), compute, compute_one)[index]
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
         return self.scorer.score(node_info, self.scorer.requests(state, PRE_SCORE_STATE_KEY, pod))

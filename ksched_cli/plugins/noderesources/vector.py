@@ -81,6 +81,10 @@ def _pairs(
     return out
 
 
+def has_array_form(strategy: str) -> bool:
+    return strategy in (LEAST_ALLOCATED, MOST_ALLOCATED)
+
+
 def strategy_scores(
     strategy: str,
     weights: Sequence[int],
@@ -90,7 +94,7 @@ def strategy_scores(
     index: IntArray,
 ) -> IntArray | None:
     """LeastAllocated or MostAllocated; None for strategies without an array form."""
-    if strategy not in (LEAST_ALLOCATED, MOST_ALLOCATED):
+    if not has_array_form(strategy):
         return None
     node_score = np.zeros(len(index), dtype=np.int64)
     weight_sum = np.zeros(len(index), dtype=np.int64)
