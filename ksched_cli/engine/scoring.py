@@ -50,33 +50,50 @@ def score_table(
 def run_score(
     fwk: Framework, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
 ) -> tuple[ScoreTable | None, Status | None]:
-    """Score, NormalizeScore and weights; arrays where plugins support them."""
+    """Score, NormalizeScore and weights, each for every plugin before the next, as
+    RunScorePlugins does (so a Score error wins over an earlier plugin's bad score)."""
     plugins = [pl for pl in fwk.score_plugins if pl.name not in state.skip_score_plugins]
     index = live_index(nodes)
     table = score_table(nodes, [pl.name for pl in plugins], _EMPTY, index)
-    total = np.zeros(len(nodes), dtype=np.int64)
     for pl in plugins:
         raw, status = _raw_scores(fwk, pl, state, pod, nodes, index)
         if status is not None:
-            return None, status
+            return None, as_error(f"running Score plugins: {status.message()}")
         table.raw[pl.name] = raw
-        normalized, status = _normalized(fwk, pl, state, pod, nodes, raw)
+    for pl in plugins:
+        normalized, status = _normalized(fwk, pl, state, pod, nodes, table.raw[pl.name])
+        if status is not None:
+            return None, as_error(f"running Normalize on Score plugins: {status.message()}")
+        table.normalized[pl.name] = normalized
+    if plugins and len(nodes):
+        status = _out_of_range(plugins, table)
         if status is not None:
             return None, status
-        if normalized.size and (
-            normalized.max() > MAX_NODE_SCORE or normalized.min() < MIN_NODE_SCORE
-        ):
-            bad = int(normalized[(normalized > MAX_NODE_SCORE) | (normalized < MIN_NODE_SCORE)][0])
-            return None, as_error(
-                f'plugin "{pl.name}" returns an invalid score {bad}, it should in the '
-                f"range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
-            )
-        weighted = normalized * fwk.score_weights.get(pl.name, 1)
-        table.normalized[pl.name] = normalized
+    total = np.zeros(len(nodes), dtype=np.int64)
+    weights = fwk.score_weights
+    for pl in plugins:
+        weighted = table.normalized[pl.name] * weights.get(pl.name, 1)
         table.weighted[pl.name] = weighted
         total += weighted
     table.total = total
     return table, None
+
+
+def _out_of_range(plugins: list[fi.ScorePlugin], table: ScoreTable) -> Status | None:
+    """The first plugin's first score outside [MinNodeScore, MaxNodeScore], checked over
+    all plugins at once (one reduction each way instead of two per plugin)."""
+    stacked = np.concatenate([table.normalized[pl.name] for pl in plugins])
+    if int(stacked.min()) >= MIN_NODE_SCORE and int(stacked.max()) <= MAX_NODE_SCORE:
+        return None
+    for pl in plugins:
+        normalized = table.normalized[pl.name]
+        bad = normalized[(normalized > MAX_NODE_SCORE) | (normalized < MIN_NODE_SCORE)]
+        if bad.size:
+            return as_error(
+                f'plugin "{pl.name}" returns an invalid score {int(bad[0])}, it should in the '
+                f"range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+            )
+    return None
 
 
 def _raw_scores(
