@@ -98,6 +98,8 @@ class ScoreTable:
     total: IntArray
     # Where the chosen node is in ``names`` (SelectHost sets it; -1: not known).
     chosen: int = -1
+    # Where the runner-up is, when SelectHost's ranking already knows it (-1: not known).
+    runner: int = -1
     # Each scored node's place in name order, when the nodes are the live snapshot's.
     name_rank: IntArray | None = None
 
@@ -147,6 +149,8 @@ class ScoreTable:
         """The best-scored other node (lowest name among equals)."""
         names, total = self.names, self.total
         at = self._index(node)
+        if at is not None and at == self.chosen and self.runner >= 0:
+            return names[self.runner], int(total[self.runner])
         if at is None:
             if not len(names):
                 return None

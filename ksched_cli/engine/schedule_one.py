@@ -131,6 +131,7 @@ def schedule_pod(
         scores.names, scores.total, sampler.rng, scored_by_extenders, scores.name_rank
     )
     host, scores.chosen = heap.pop_with_index()
+    scores.runner = heap.next_index()
     if batch is not None:
         batch.store(batching.signature, batching.hint, host, heap, cycle, now)
     return ScheduleResult(host, feasible, evaluated, diagnosis, scores)

@@ -61,6 +61,10 @@ class NodeScoreHeap:
         """The next node and its place among the scored nodes (-1: not kept here)."""
         return self.pop(), -1
 
+    def next_index(self) -> int:
+        """The place of the node the next pop returns, when known without popping (-1)."""
+        return -1
+
     def __len__(self) -> int:
         return len(self._h)
 
@@ -92,6 +96,11 @@ class RankedScores(NodeScoreHeap):
     def pop_with_index(self) -> tuple[str, int]:
         at = self._order.pop()
         return self._names[at], at
+
+    def next_index(self) -> int:
+        """After the best node, the best of the rest (lowest name among equals): the
+        runner-up."""
+        return self._order[-1] if self._order else -1
 
     def __len__(self) -> int:
         return len(self._order)

@@ -18,6 +18,7 @@ from ksched_cli.engine.records import (
     PreemptionRecord,
     ScoreTable,
 )
+from ksched_cli.engine.tie_break import build_heap
 from ksched_cli.whatif.inputs import load_cluster
 from tests.cli.helpers import REPO
 
@@ -125,3 +126,21 @@ def test_tables_over_live_positions_equal_tables_over_names(seed: int) -> None:
     for node in [*names, "absent"]:
         assert lazy.runner_up(node) == plain.runner_up(node)
         assert (node in lazy.names) == (node in names)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_runner_up_known_from_the_ranking_equals_the_scan(seed: int) -> None:
+    """Under the lowest-name rule SelectHost's ranking (v1.35+) names the runner-up as it
+    pops the best node; the table then answers from it, as the scan over totals does."""
+    rng = random.Random(seed)
+    names = rng.sample([f"n{i:02d}" for i in range(60)], rng.randint(1, 12))
+    totals = np.array([rng.randint(0, 3) for _ in names], dtype=np.int64)
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    for name_rank in (None, rank):
+        heap = build_heap(names, totals, None, False, name_rank)
+        table = ScoreTable(names, [], {}, {}, {}, totals)
+        host, table.chosen = heap.pop_with_index()
+        table.runner = heap.next_index()
+        assert (table.runner >= 0) is (len(names) > 1)
+        assert table.runner_up(host) == _runner_up_reference(names, totals.tolist(), host)
