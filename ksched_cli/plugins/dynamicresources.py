@@ -22,7 +22,7 @@ from ..framework.columns import IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
-from ..framework.status import Code, Status, as_error
+from ..framework.status import SKIP, Code, Status, as_error
 from ..framework.types import PostFilterResult, PreFilterResult
 
 NAME = "DynamicResources"
@@ -49,7 +49,7 @@ class Plugin:
     def pre_filter(self, state: CycleState, pod: Pod) -> tuple[PreFilterResult | None, Status]:
         if self.enabled:
             state.write(STATE_KEY, _StateData())
-        return None, Status(Code.SKIP)
+        return None, SKIP
 
     def pre_filter_extensions(self) -> None:
         return None

@@ -10,7 +10,7 @@ from ..config.args import NodeAffinityArgs
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
-from ..framework.status import Code, Status
+from ..framework.status import SKIP, Code, Status
 from ..framework.types import MAX_NODE_SCORE, NodeScore, PreFilterResult
 from .helpers.nodeaffinity import (
     CompiledNodeSelector,
@@ -114,7 +114,7 @@ class Plugin:
         aff = pod.node_affinity
         no_required = aff is None or aff.required is None
         if no_required and self.added_selector is None and not pod.node_selector:
-            return None, Status(Code.SKIP)
+            return None, SKIP
         state.write(PRE_FILTER_STATE_KEY, PreFilterState(RequiredNodeAffinity(pod)))
         names, conflict = node_names_from_match_fields(pod)
         if conflict:
@@ -146,7 +146,7 @@ class Plugin:
         if preferred is not None and preferred.errors:
             return Status(Code.ERROR, error=aggregate_errors(preferred.errors))
         if preferred is None and self.added_preferred is None:
-            return Status(Code.SKIP)
+            return SKIP
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(preferred))
         return None
 

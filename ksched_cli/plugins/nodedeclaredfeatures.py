@@ -15,7 +15,7 @@ from ..api.pod import Pod
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
-from ..framework.status import Code, Status
+from ..framework.status import SKIP, Status
 from ..framework.types import PreFilterResult
 
 NAME = "NodeDeclaredFeatures"
@@ -28,7 +28,7 @@ class Plugin:
         pass
 
     def pre_filter(self, state: CycleState, pod: Pod) -> tuple[PreFilterResult | None, Status]:
-        return None, Status(Code.SKIP)
+        return None, SKIP
 
     def pre_filter_extensions(self) -> None:
         return None

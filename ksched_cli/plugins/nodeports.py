@@ -8,7 +8,7 @@ from ..api.pod import ContainerPort, Pod
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo, used_port_list
-from ..framework.status import Code, Status
+from ..framework.status import SKIP, Code, Status
 from ..framework.types import PreFilterResult
 from ..versions.features import features_of
 
@@ -56,7 +56,7 @@ class Plugin:
     ) -> tuple[PreFilterResult | None, Status | None]:
         ports = container_ports(pod, self.sidecars)
         if not ports:
-            return None, Status(Code.SKIP)
+            return None, SKIP
         state.write(PRE_FILTER_STATE_KEY, PreFilterState(ports))
         return None, None
 

@@ -12,7 +12,7 @@ from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
 from ..framework.podinfo import PodInfo
-from ..framework.status import Code, Status, as_error
+from ..framework.status import SKIP, Code, Status, as_error
 from ..framework.types import PreFilterResult
 from ..versions.features import features_of
 from .nodevolumelimits.utils import cluster_of, get_pvc, pvc_not_found, volume_member
@@ -136,7 +136,7 @@ class Plugin:
             return None, rwop
         count = sum(1 for name in rwop if self._pvc_used_by_pods(f"{pod.namespace}/{name}"))
         if not needs_check and count == 0:
-            return None, Status(Code.SKIP)
+            return None, SKIP
         state.write(PRE_FILTER_STATE_KEY, PreFilterState(rwop, count))
         return None, None
 

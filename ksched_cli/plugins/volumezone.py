@@ -9,7 +9,7 @@ from ..api.pod import Pod
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
-from ..framework.status import Code, Status
+from ..framework.status import SKIP, Code, Status
 from ..framework.types import PreFilterResult
 from .nodevolumelimits.utils import (
     cluster_of,
@@ -74,7 +74,7 @@ class Plugin:
         if isinstance(topologies, Status):
             return None, topologies
         if not topologies:
-            return None, Status(Code.SKIP)
+            return None, SKIP
         state.write(PRE_FILTER_STATE_KEY, PreFilterState(topologies))
         return None, None
 

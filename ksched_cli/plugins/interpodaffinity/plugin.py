@@ -11,7 +11,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import PodInfo, pod_info
-from ...framework.status import Code, Status, as_error
+from ...framework.status import SKIP, Code, Status, as_error
 from ...framework.types import NodeScore, PreFilterResult
 from . import vector
 from .filtering import (
@@ -85,7 +85,7 @@ class Plugin:
             and not s.affinity_terms
             and not s.anti_affinity_terms
         ):
-            return None, Status(Code.SKIP)
+            return None, SKIP
         state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
 
@@ -188,10 +188,10 @@ class Plugin:
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         if not nodes:
-            return Status(Code.SKIP)
+            return SKIP
         has_constraints = has_preferred_terms(pod)
         if self.args.ignore_preferred_terms_of_existing_pods and not has_constraints:
-            return Status(Code.SKIP)
+            return SKIP
         info = pod_info(pod)
         ns_labels_of = self.handle.namespace_labels
         builder = ScoreBuilder(
@@ -215,7 +215,7 @@ class Plugin:
             for node_info in all_nodes:
                 builder.process_node(node_info)
         if not builder.scores:
-            return Status(Code.SKIP)
+            return SKIP
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(builder.scores))
         return None
 

@@ -16,7 +16,7 @@ from ...framework.columns import IntArray, NodeColumns
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle, ScoreExtensions
 from ...framework.nodeinfo import NodeInfo
-from ...framework.status import Code, Status
+from ...framework.status import SKIP, Code, Status
 from ...framework.types import MAX_NODE_SCORE
 from ...versions.features import features_of
 from .resource_allocation import ResourceAllocationScorer
@@ -91,7 +91,7 @@ class BalancedAllocation:
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         if self._best_effort(self.scorer.pod_request_list(pod)):
-            return Status(Code.SKIP)
+            return SKIP
         self.scorer.pre_score(state, PRE_SCORE_STATE_KEY, pod)
         return None
 

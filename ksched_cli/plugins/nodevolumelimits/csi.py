@@ -10,7 +10,7 @@ from ...api.pod import Pod, Volume
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
-from ...framework.status import Code, Status, as_error
+from ...framework.status import SKIP, Code, Status, as_error
 from ...framework.types import PreFilterResult
 from ...versions.features import Features, features_of
 from .csi_translation import (
@@ -59,7 +59,7 @@ class Plugin:
         for vol in pod.volumes:
             if vol.claim_name is not None or is_ephemeral(vol) or plugin_for_inline(vol):
                 return None, None
-        return None, Status(Code.SKIP)
+        return None, SKIP
 
     def pre_filter_extensions(self) -> None:
         return None

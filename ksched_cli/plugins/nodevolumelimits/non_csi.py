@@ -17,7 +17,7 @@ from ...api.pod import Pod, Volume
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
-from ...framework.status import Code, Status
+from ...framework.status import SKIP, Code, Status
 from ...framework.types import PreFilterResult
 from ...versions.features import features_of
 from .csi import UNBOUND_ID_PREFIX
@@ -123,7 +123,7 @@ class NonCSILimits:
         for vol in pod.volumes:
             if self._filter.volume_id(vol) is not None or claim_of(pod, vol) is not None:
                 return None, None
-        return None, Status(Code.SKIP)
+        return None, SKIP
 
     def pre_filter_extensions(self) -> None:
         return None

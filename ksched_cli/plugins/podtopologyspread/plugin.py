@@ -13,7 +13,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import PodInfo
-from ...framework.status import Code, Status, as_error
+from ...framework.status import SKIP, Status, as_error
 from ...framework.types import NodeScore, PreFilterResult
 from ..helpers.prepare import live_columns, one_per_shape
 from .common import (
@@ -116,7 +116,7 @@ class PodTopologySpread:
     ) -> tuple[PreFilterResult | None, Status | None]:
         constraints = self.constraints(pod, DO_NOT_SCHEDULE)
         if not constraints:
-            return None, Status(Code.SKIP)
+            return None, SKIP
         nodes = self._handle.snapshot.list()
         columns = nodes[0].columns if nodes and getattr(self._handle, "vectorize", False) else None
         built = build_state(pod, constraints, columns) if columns is not None else None
@@ -187,12 +187,12 @@ class PodTopologySpread:
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         all_nodes = self._handle.snapshot.list()
         if not all_nodes:
-            return Status(Code.SKIP)
+            return SKIP
         # Nodes without every key still get hostname spreading under System defaulting.
         require_all = bool(pod.topology_spread_constraints) or not self._system_defaulted
         constraints = self.constraints(pod, SCHEDULE_ANYWAY)
         if not constraints:
-            return Status(Code.SKIP)
+            return SKIP
         keys = [self._counter.key(c.selector, pod.namespace) for c in constraints]
         live = live_positions(nodes) if getattr(self._handle, "vectorize", False) else None
         s = None

@@ -19,7 +19,7 @@ from ...config.args import VolumeBindingArgs
 from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
-from ...framework.status import Code, Status, as_error
+from ...framework.status import SKIP, Code, Status, as_error
 from ...framework.types import PreFilterResult
 from ...versions.features import features_of
 from ..nodevolumelimits.utils import claim_of, cluster_of, ephemeral_owner_error, get_pvc
@@ -80,7 +80,7 @@ class Plugin:
             return None, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, error)
         if not has_pvc:
             state.write(STATE_KEY, StateData())
-            return None, Status(Code.SKIP)
+            return None, SKIP
         from .binder import BinderError
 
         try:
@@ -150,11 +150,11 @@ class Plugin:
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         if self._scorer is None:
-            return Status(Code.SKIP)
+            return SKIP
         data = state.get(STATE_KEY)
         if not isinstance(data, StateData):
             return as_error("not found")
-        return None if data.has_static_bindings else Status(Code.SKIP)
+        return None if data.has_static_bindings else SKIP
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
         if self._scorer is None:
