@@ -31,6 +31,7 @@ else:  # numpy.typing costs tens of milliseconds to import; annotations only nee
 
 
 T = TypeVar("T")
+A = TypeVar("A", IntArray, BoolArray)  # a derived column: numbers or a mask
 
 # Derived columns kept at once: one per pod shape and plugin, about 8 bytes per node each.
 DERIVED_LIMIT = 64
@@ -177,9 +178,9 @@ class NodeColumns:
     def derived(
         self,
         key: Any,
-        compute: Callable[[IntArray], IntArray],
-        compute_one: Callable[[NodeInfo], int],
-    ) -> IntArray:
+        compute: Callable[[IntArray], A],
+        compute_one: Callable[[NodeInfo], Any],
+    ) -> A:
         """Per live node ``compute(positions)`` (elementwise over the nodes' own data),
         computed once per ``key`` and then again only where pods changed: by the per-node
         reference ``compute_one`` for a few nodes, where NumPy's call cost would dominate.
@@ -204,7 +205,7 @@ class NodeColumns:
                 column[at] = compute(at)
             entry[1] = len(touched)
         self._derived[key] = entry  # last read: dropped last
-        result: IntArray = entry[0]
+        result: A = entry[0]
         return result
 
     def watcher(self, key: Any, build: Callable[[Sequence[NodeInfo]], W]) -> W:

@@ -1,4 +1,4 @@
-"""Derived score columns (NodeColumns.derived): NodeResourcesFit's and
+"""Derived columns (NodeColumns.derived): NodeResourcesFit's filter mask and its and
 BalancedAllocation's array scores, kept per pod shape and brought up to date only where
 pods came or went, equal the per-node Score after any sequence of binds, removals and
 reads, whichever way a column catches up (node by node, by array, or rebuilt after
@@ -34,6 +34,7 @@ SHAPES = [
     {"cpu": "300m", "memory": "256Mi"},
     {"memory": "1Gi"},
     {"cpu": "250m", GPU: "1"},
+    {"cpu": "4"},
     {},
 ]
 
@@ -64,6 +65,13 @@ def _plugins(handle: FakeHandle, strategy: str) -> list[Fit | BalancedAllocation
 def _check(plugin: Fit | BalancedAllocation, pod: Pod, handle: FakeHandle) -> None:
     state = CycleState()
     infos = handle.snapshot.list()
+    if isinstance(plugin, Fit):
+        plugin.pre_filter(state, pod)
+        columns = infos[0].columns
+        assert columns is not None
+        mask = plugin.filter_mask(state, pod, columns)
+        assert mask is not None
+        assert mask.tolist() == [plugin.filter(state, pod, ni) is None for ni in infos]
     if plugin.pre_score(state, pod, infos) is not None:
         return  # skipped (a best-effort pod from v1.33): never scored
     columns = infos[0].columns
@@ -78,7 +86,11 @@ def _check(plugin: Fit | BalancedAllocation, pod: Pod, handle: FakeHandle) -> No
 @pytest.mark.parametrize("strategy", ["LeastAllocated", "MostAllocated"])
 @settings(max_examples=40, deadline=None)
 @given(
-    nodes=st.lists(st.tuples(st.integers(100, 8000), st.integers(0, 4)), min_size=1, max_size=12),
+    nodes=st.lists(
+        st.tuples(st.integers(100, 8000), st.integers(0, 4), st.sampled_from(["1", "3", "110"])),
+        min_size=1,
+        max_size=12,
+    ),
     steps=st.lists(
         st.tuples(st.sampled_from(["bind", "remove", "read"]), st.integers(0, 11),
                   st.integers(0, len(SHAPES) - 1)),
@@ -87,13 +99,16 @@ def _check(plugin: Fit | BalancedAllocation, pod: Pod, handle: FakeHandle) -> No
     limits=st.sampled_from([(64, 8), (64, 0), (64, 1), (2, 1), (1, 100)]),
 )
 def test_derived_scores_equal_per_node(
-    version: str, strategy: str, nodes: list[tuple[int, int]],
+    version: str, strategy: str, nodes: list[tuple[int, int, str]],
     steps: list[tuple[str, int, int]], limits: tuple[int, int],
 ) -> None:
     handle = FakeHandle(
         [
-            make_node(f"n{i}", cpu=f"{cpu}m", memory="4Gi", extra={GPU: str(gpu)} if gpu else None)
-            for i, (cpu, gpu) in enumerate(nodes)
+            make_node(
+                f"n{i}", cpu=f"{cpu}m", memory="4Gi", pods=pods,
+                extra={GPU: str(gpu)} if gpu else None,
+            )
+            for i, (cpu, gpu, pods) in enumerate(nodes)
         ],
         features=release(version).features,
     )

@@ -20,13 +20,33 @@ from .resource_allocation import _CPU, _EPHEMERAL, _MEMORY, _SCALAR, ResourceAll
 from .usage import FitStatuses, fit_codes, live_usage
 
 if TYPE_CHECKING:
+    from ...framework.nodeinfo import NodeInfo
     from .fit import PreFilterState
 
 
 def fit_mask(request: PreFilterState, columns: NodeColumns) -> BoolArray:
     """fitsRequest as a mask over all live nodes: True where no resource is short (the
-    checks of ``fit_codes``, on the columns themselves: no reasons are needed here)."""
-    mask: BoolArray = columns.pod_count < columns.alloc_pods
+    checks of ``fit_codes``, on the columns themselves: no reasons are needed here).
+
+    It depends on the pod only through its request, so it is a derived column per
+    request, recomputed only on nodes whose pods changed (NodeColumns.derived)."""
+    key = (
+        "NodeResourcesFit.mask",
+        request.milli_cpu,
+        request.memory,
+        request.ephemeral_storage,
+        tuple((name, amount) for name, amount, _ in request.scalars),
+    )
+
+    def one(node_info: NodeInfo) -> bool:
+        return bool(fit_mask_at(request, columns, np.array([node_info.column_index]))[0])
+
+    return columns.derived(key, lambda at: fit_mask_at(request, columns, at), one)
+
+
+def fit_mask_at(request: PreFilterState, columns: NodeColumns, at: IntArray) -> BoolArray:
+    """The fit mask at the live positions ``at``."""
+    mask: BoolArray = columns.pod_count[at] < columns.alloc_pods[at]
     if request.empty:
         return mask
     for amount, alloc, used in (
@@ -35,9 +55,9 @@ def fit_mask(request: PreFilterState, columns: NodeColumns) -> BoolArray:
         (request.ephemeral_storage, columns.alloc_eph, columns.req_eph),
     ):
         if amount > 0:
-            mask &= alloc - used >= amount
+            mask &= alloc[at] - used[at] >= amount
     for name, amount, _ in request.scalars:
-        mask &= columns.scalar_allocatable(name) - columns.scalar_requested(name) >= amount
+        mask &= columns.scalar_allocatable(name)[at] - columns.scalar_requested(name)[at] >= amount
     return mask
 
 
