@@ -58,9 +58,13 @@ def walk_with_masks(
     # The walk starts at ``start`` and wraps around (np.roll, without its overhead).
     order = np.concatenate((positions[start:], positions[:start])) if start else positions
     vector = [m for _, m in masks if m is not None]
-    passing = np.logical_and.reduce(vector) if vector else np.ones(columns.size, dtype=np.bool_)
+    passing = _all_of(vector, columns.size)
     by_name = columns.by_name
     nominated = [by_name[n].column_index for n in fwk.nominated_node_names() if n in by_name]
+    if count_only and not nominated and n == columns.size and len(vector) == len(masks):
+        counted = _count_walk(columns, passing, start, to_find)
+        if counted is not None:
+            return counted
     special = np.zeros(columns.size, dtype=np.bool_)
     if nominated:
         special[nominated] = True
@@ -91,6 +95,37 @@ def walk_with_masks(
         return feasible, failed, int(rejected.size)
     failed.extend(rejected_statuses(fwk, state, pod, masks, columns, rejected))
     return feasible, failed, 0
+
+
+def _all_of(masks: list[BoolArray], size: int) -> BoolArray:
+    """The masks ANDed (copying the first: masks are shared, cached columns)."""
+    if not masks:
+        return np.ones(size, dtype=np.bool_)
+    passing = masks[0].copy()
+    for mask in masks[1:]:
+        passing &= mask
+    return passing
+
+
+def _count_walk(
+    columns: NodeColumns, passing: BoolArray, start: int, to_find: int
+) -> tuple[list[NodeInfo], Failed, int] | None:
+    """The walk over every live node when no node is special and the rejected ones are
+    only counted: the walk order is the positions rotated by ``start``, so the feasible
+    nodes are the passing positions from ``start`` on, then those before it. None when
+    nothing passes (the caller then needs every status)."""
+    found = np.flatnonzero(passing)
+    if not found.size:
+        return None
+    split = int(np.searchsorted(found, start))
+    chosen = found[split : split + to_find]
+    if len(chosen) < to_find:
+        chosen = np.concatenate((chosen, found[: min(split, to_find - len(chosen))]))
+    n = columns.size
+    # Visited: every node up to the last one chosen, or all of them if too few pass.
+    visited = (int(chosen[-1]) - start) % n + 1 if len(chosen) >= to_find else n
+    feasible = LiveNodes(pick(columns.infos, chosen.tolist()), chosen)
+    return feasible, [], visited - len(chosen)
 
 
 def _check_nominated(
