@@ -38,10 +38,29 @@ def fit_mask(request: PreFilterState, columns: NodeColumns) -> BoolArray:
         tuple((name, amount) for name, amount, _ in request.scalars),
     )
 
-    def one(node_info: NodeInfo) -> bool:
-        return bool(fit_mask_at(request, columns, np.array([node_info.column_index]))[0])
+    return columns.derived(
+        key, lambda at: fit_mask_at(request, columns, at), lambda ni: fits(request, ni)
+    )
 
-    return columns.derived(key, lambda at: fit_mask_at(request, columns, at), one)
+
+def fits(request: PreFilterState, node_info: NodeInfo) -> bool:
+    """The mask's test on one node, from the numbers its columns are filled from."""
+    alloc, used = node_info.allocatable, node_info.requested
+    if len(node_info.pods) >= alloc.allowed_pod_number:
+        return False
+    if request.empty:
+        return True
+    for amount, free in (
+        (request.milli_cpu, alloc.milli_cpu - used.milli_cpu),
+        (request.memory, alloc.memory - used.memory),
+        (request.ephemeral_storage, alloc.ephemeral_storage - used.ephemeral_storage),
+    ):
+        if amount > 0 and free < amount:
+            return False
+    return all(
+        alloc.scalar_resources.get(name, 0) - used.scalar_resources.get(name, 0) >= amount
+        for name, amount, _ in request.scalars
+    )
 
 
 def fit_mask_at(request: PreFilterState, columns: NodeColumns, at: IntArray) -> BoolArray:
