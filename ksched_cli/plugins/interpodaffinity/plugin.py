@@ -28,7 +28,7 @@ from .filtering import (
     satisfy_pod_affinity,
     satisfy_pod_anti_affinity,
 )
-from .index import live_pre_filter_state, live_scores, prepare_indexes
+from .index import existing_terms, live_pre_filter_state, live_scores, prepare_indexes
 from .scoring import (
     PreScoreState,
     ScoreBuilder,
@@ -62,6 +62,14 @@ class Plugin:
         self, state: CycleState, pod: Pod
     ) -> tuple[PreFilterResult | None, Status | None]:
         info = pod_info(pod)
+        columns = self._columns()
+        if (
+            columns is not None
+            and not info.required_affinity_terms
+            and not info.required_anti_affinity_terms
+            and not existing_terms(columns).required_anti
+        ):
+            return None, SKIP  # no terms either way: the counts below would all be empty
         ns_labels_of = self.handle.namespace_labels
         s = PreFilterState(
             pod=pod,
@@ -69,7 +77,6 @@ class Plugin:
             anti_affinity_terms=resolve_terms(info.required_anti_affinity_terms, ns_labels_of),
             namespace_labels=ns_labels_of(pod.namespace),
         )
-        columns = self._columns()
         if columns is not None:
             s = live_pre_filter_state(s, columns)
         else:
@@ -193,6 +200,13 @@ class Plugin:
         if self.args.ignore_preferred_terms_of_existing_pods and not has_constraints:
             return SKIP
         info = pod_info(pod)
+        columns = self._columns()
+        if columns is not None and not has_constraints:
+            existing = existing_terms(columns)
+            if not existing.preferred and not (
+                self.args.hard_pod_affinity_weight > 0 and existing.required_affinity
+            ):
+                return SKIP  # nothing on either side could add to a score
         ns_labels_of = self.handle.namespace_labels
         builder = ScoreBuilder(
             incoming=pod,
@@ -203,7 +217,6 @@ class Plugin:
             ),
             hard_pod_affinity_weight=self.args.hard_pod_affinity_weight,
         )
-        columns = self._columns()
         if columns is not None:
             live_scores(builder, columns)
         else:
