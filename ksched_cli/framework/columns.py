@@ -99,7 +99,6 @@ class NodeColumns:
         self._scalar_alloc: dict[str, IntArray] = {}
         # Plugin indexes told of every pod bound to or removed from a live node.
         self._watchers: dict[Any, PodWatcher] = {}
-        self.changes = 0  # pods bound or removed so far
         # Positions of the nodes whose pods changed, in order; derived columns catch up
         # from their place in it when next read.
         self._touched: list[int] = []
@@ -113,7 +112,6 @@ class NodeColumns:
     def update(self, i: int, ni: NodeInfo, pod: Pod | None = None, sign: int = 0) -> None:
         """Node ``i`` changed (``pod`` added with sign 1 or removed with -1, if given)."""
         if pod is not None:
-            self.changes += 1
             self._touched.append(i)
             for watcher in self._watchers.values():
                 watcher.pod_changed(ni, pod, sign)
@@ -133,6 +131,11 @@ class NodeColumns:
             column[i] = req.scalar_resources.get(name, 0)
         for column, count in self._match_counts.values():
             column[i] = count(ni)
+
+    @property
+    def changes(self) -> int:
+        """Pods bound or removed so far."""
+        return len(self._touched)
 
     def scalar_requested(self, name: str) -> IntArray:
         """Kept current by update() once created."""

@@ -30,28 +30,23 @@ from tests.fakes import FakeHandle, make_node, make_pod
 Q, S = AFTER_BACKOFF, SKIP
 
 
-def _anti(key: str, values: list[str]) -> dict[str, Any]:
-    """PodAntiAffinityIn(key, "region", values, required)."""
+def _required(kind: str, key: str, values: list[str]) -> dict[str, Any]:
+    """PodAffinityIn / PodAntiAffinityIn(key, "region", values, required)."""
     term = {
         "labelSelector": {
             "matchExpressions": [{"key": key, "operator": "In", "values": values}]
         },
         "topologyKey": "region",
     }
-    return {"affinity": {"podAntiAffinity": {
-        "requiredDuringSchedulingIgnoredDuringExecution": [term]}}}
+    return {"affinity": {kind: {"requiredDuringSchedulingIgnoredDuringExecution": [term]}}}
+
+
+def _anti(key: str, values: list[str]) -> dict[str, Any]:
+    return _required("podAntiAffinity", key, values)
 
 
 def _affinity(key: str, values: list[str]) -> dict[str, Any]:
-    """PodAffinityIn(key, "region", values, required)."""
-    term = {
-        "labelSelector": {
-            "matchExpressions": [{"key": key, "operator": "In", "values": values}]
-        },
-        "topologyKey": "region",
-    }
-    return {"affinity": {"podAffinity": {
-        "requiredDuringSchedulingIgnoredDuringExecution": [term]}}}
+    return _required("podAffinity", key, values)
 
 
 SCAN = ["securityscan", "value2"]

@@ -8,7 +8,9 @@ the score is how much the pod improves that balance (``balance_change_score``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+
+import numpy as np
 
 from ...api.pod import Pod
 from ...config.args import NodeResourcesBalancedAllocationArgs
@@ -114,14 +116,9 @@ class BalancedAllocation:
         if len(self.scorer.resources) > 2:
             return None  # no array form beyond the two-resource shortcut
         scorer = self.scorer
-        without: IntArray | None = None
-        if self.change_in_balance:
-            # A node's balance without the pod depends on the pod only through which
-            # extended resources it requests: a live column per such set.
-            included = scorer.requested_scalars(requests)
-            without = columns.match_counts((NAME, self, included), self._balance_without(included))
 
         def compute(positions: IntArray) -> IntArray:
+            without = self._balance_without(columns, requests)
             before = None if without is None else without[positions]
             scores = balanced_scores(scorer, requests, columns, positions, before)
             assert scores is not None
@@ -133,16 +130,26 @@ class BalancedAllocation:
         # The score depends on the pod only through its requests (see Fit.score_array).
         return columns.derived((NAME, self, tuple(requests)), compute, compute_one)[index]
 
-    def _balance_without(self, included: tuple[bool, ...]) -> Callable[[NodeInfo], int]:
-        """The per-node balance before any pod requesting the extended resources flagged in
-        ``included`` (the reference function itself, once per node change)."""
+    def _balance_without(
+        self, columns: NodeColumns, requests: Sequence[int]
+    ) -> IntArray | None:
+        """v1.36: each node's balance before the pod, a derived column per set of extended
+        resources the pod requests (the only way the pod bears on it); None before v1.36."""
+        if not self.change_in_balance:
+            return None
+        included = self.scorer.requested_scalars(requests)
         stand_in = [1 if flag else 0 for flag in included]
 
         def balance(node_info: NodeInfo) -> int:
             _, allocated, allocatable = self.scorer.lists(node_info, stand_in)
             return balanced_resource_scorer(allocated, allocatable)
 
-        return balance
+        def compute(positions: IntArray) -> IntArray:
+            infos = columns.infos
+            values = (balance(infos[i]) for i in positions.tolist())
+            return np.fromiter(values, dtype=np.int64, count=len(positions))
+
+        return columns.derived((NAME, self, included), compute, balance)
 
     def score_extensions(self) -> ScoreExtensions | None:
         return None

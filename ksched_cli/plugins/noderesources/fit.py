@@ -22,7 +22,7 @@ from ...framework.status import Code, Status, as_error
 from ...framework.types import PreFilterResult
 from ...versions.features import features_of
 from .resource_allocation import ResourceAllocationScorer, ScorerFn
-from .vector import fit_mask, fit_statuses, has_array_form, strategy_scores
+from .vector import fit_mask_at, fit_statuses, has_array_form, strategy_scores
 
 NAME = "NodeResourcesFit"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -274,7 +274,22 @@ class Fit:
 
     def filter_mask(self, state: CycleState, pod: Pod, columns: NodeColumns) -> BoolArray | None:
         request = state.get(PRE_FILTER_STATE_KEY)
-        return fit_mask(request, columns) if isinstance(request, PreFilterState) else None
+        if not isinstance(request, PreFilterState):
+            return None
+        # The mask depends on the pod only through its request: a derived column per
+        # request, brought up to date by fitsRequest itself on the nodes that changed.
+        key = (
+            NAME,
+            request.milli_cpu,
+            request.memory,
+            request.ephemeral_storage,
+            tuple((name, amount) for name, amount, _ in request.scalars),
+        )
+        return columns.derived(
+            key,
+            lambda at: fit_mask_at(request, columns, at),
+            lambda ni: not fits_request(request, ni),
+        )
 
     def filter_statuses(
         self, state: CycleState, pod: Pod, columns: NodeColumns, positions: IntArray

@@ -20,47 +20,13 @@ from .resource_allocation import _CPU, _EPHEMERAL, _MEMORY, _SCALAR, ResourceAll
 from .usage import FitStatuses, fit_codes, live_usage
 
 if TYPE_CHECKING:
-    from ...framework.nodeinfo import NodeInfo
     from .fit import PreFilterState
 
 
 def fit_mask(request: PreFilterState, columns: NodeColumns) -> BoolArray:
     """fitsRequest as a mask over all live nodes: True where no resource is short (the
-    checks of ``fit_codes``, on the columns themselves: no reasons are needed here).
-
-    It depends on the pod only through its request, so it is a derived column per
-    request, recomputed only on nodes whose pods changed (NodeColumns.derived)."""
-    key = (
-        "NodeResourcesFit.mask",
-        request.milli_cpu,
-        request.memory,
-        request.ephemeral_storage,
-        tuple((name, amount) for name, amount, _ in request.scalars),
-    )
-
-    return columns.derived(
-        key, lambda at: fit_mask_at(request, columns, at), lambda ni: fits(request, ni)
-    )
-
-
-def fits(request: PreFilterState, node_info: NodeInfo) -> bool:
-    """The mask's test on one node, from the numbers its columns are filled from."""
-    alloc, used = node_info.allocatable, node_info.requested
-    if len(node_info.pods) >= alloc.allowed_pod_number:
-        return False
-    if request.empty:
-        return True
-    for amount, free in (
-        (request.milli_cpu, alloc.milli_cpu - used.milli_cpu),
-        (request.memory, alloc.memory - used.memory),
-        (request.ephemeral_storage, alloc.ephemeral_storage - used.ephemeral_storage),
-    ):
-        if amount > 0 and free < amount:
-            return False
-    return all(
-        alloc.scalar_resources.get(name, 0) - used.scalar_resources.get(name, 0) >= amount
-        for name, amount, _ in request.scalars
-    )
+    checks of ``fit_codes``, on the columns themselves: no reasons are needed here)."""
+    return fit_mask_at(request, columns, columns.positions)
 
 
 def fit_mask_at(request: PreFilterState, columns: NodeColumns, at: IntArray) -> BoolArray:
