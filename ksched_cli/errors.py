@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TextIO
 
+from .record import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class Location:
     """Where a value came from: file, 1-based line and column, document index."""
 

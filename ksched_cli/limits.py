@@ -9,9 +9,8 @@ and ``capacity``'s copies. Loaded objects do not count: a snapshot is as large a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .errors import KschedError
+from .record import record
 
 # Kubernetes is tested up to 150,000 pods and 5,000 nodes: room above both.
 DEFAULT_MAX_PODS = 200_000
@@ -22,7 +21,7 @@ POD_OPTION, POD_ENV = "--max-pods", "KSCHED_MAX_PODS"
 NODE_OPTION, NODE_ENV = "--max-nodes", "KSCHED_MAX_NODES"
 
 
-@dataclass
+@record
 class Limits:
     """The bounds of the running command (set by its options)."""
 

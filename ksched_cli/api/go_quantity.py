@@ -5,10 +5,10 @@ Only messages need the format: amounts stay exact Fractions everywhere else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, mapping
 from .quantity import QuantityError, parse_quantity
 
@@ -21,7 +21,7 @@ _DECIMAL_SUFFIXES = {-9: "n", -6: "u", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 1
                      15: "P", 18: "E"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Quantity:
     """A resource.Quantity: its exact value and the format Go prints it in."""
 

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, boolean, mapping, objects, string, string_map
 
 # semantics.md: instants not given in the input default to this one.
 DEFAULT_TIME = datetime(2024, 1, 1, tzinfo=UTC).timestamp()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OwnerReference:
     """metadata.ownerReferences[]: the owning object's kind and name."""
 
@@ -21,7 +22,7 @@ class OwnerReference:
     controller: bool
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class ObjectMeta:
     """The metadata the scheduler and the controllers read."""
 

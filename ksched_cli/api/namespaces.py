@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, mapping, objects, string
 from .meta import ObjectMeta, parse_meta
 from .resources import ExactList, parse_resource_list
@@ -13,7 +12,7 @@ NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 LIMIT_TYPES = ("Pod", "Container", "PersistentVolumeClaim")
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Namespace:
     meta: ObjectMeta
     labels: dict[str, str]
@@ -25,7 +24,7 @@ def parse_namespace(raw: Raw) -> Namespace:
     return Namespace(meta, {**meta.labels, NAMESPACE_NAME_LABEL: meta.name})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LimitRange:
     """The Container items' request defaults, after SetDefaults_LimitRangeItem.
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, boolean, integer, mapping, objects, string, strings
 from .meta import ObjectMeta, parse_meta
 from .resources import parse_resource_list, to_scheduler_units
@@ -12,7 +13,7 @@ from .resources import parse_resource_list, to_scheduler_units
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Taint:
     """spec.taints[] of a Node."""
 
@@ -27,7 +28,7 @@ class Taint:
         return f"{self.key}={self.value}:{self.effect}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ContainerImage:
     """status.images[] of a Node: the names of one image and its size."""
 
@@ -35,7 +36,7 @@ class ContainerImage:
     size_bytes: int
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class Node:
     """A Node as the scheduler reads it; ``allocatable`` in scheduler units."""
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, boolean, integer, mapping, objects, string, string_map, strings
 from .meta import ObjectMeta, parse_meta, parse_time
 from .pod_level import PodResources, parse_pod_resources
@@ -26,7 +27,7 @@ PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
 PREEMPT_NEVER = "Never"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ContainerPort:
     """A container's port, as NodePorts reads it."""
 
@@ -36,7 +37,7 @@ class ContainerPort:
     host_ip: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Container:
     """A container (or init container): its requests, ports, restart policy."""
 
@@ -47,7 +48,7 @@ class Container:
     restart_policy: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Toleration:
     """spec.tolerations[] of a Pod."""
 
@@ -58,7 +59,7 @@ class Toleration:
     toleration_seconds: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PodAffinityTerm:
     """One term of podAffinity or podAntiAffinity."""
 
@@ -70,7 +71,7 @@ class PodAffinityTerm:
     mismatch_label_keys: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class WeightedPodAffinityTerm:
     """A preferred (soft) affinity term and its weight."""
 
@@ -78,7 +79,7 @@ class WeightedPodAffinityTerm:
     term: PodAffinityTerm
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PodAffinity:
     """Either podAffinity or podAntiAffinity."""
 
@@ -86,7 +87,7 @@ class PodAffinity:
     preferred: tuple[WeightedPodAffinityTerm, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TopologySpreadConstraint:
     """spec.topologySpreadConstraints[] of a Pod."""
 
@@ -100,7 +101,7 @@ class TopologySpreadConstraint:
     match_label_keys: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Volume:
     """spec.volumes[]: the claim it names, if any, and its source as written."""
 
@@ -109,7 +110,7 @@ class Volume:
     source: dict[str, Any]
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class Pod:
     """A Pod as the scheduler, the controllers and the what-if layer read it."""
 

@@ -9,10 +9,10 @@ as the API server does (``drop_disabled``), so nothing here runs for it.
 from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ObjectError, ObjectErrors
+from ..record import record
 from .fields import Raw, mapping, objects
 from .go_quantity import Quantity, parse_list
 from .resource_names import HUGEPAGES, overcommit_allowed, whole_hugepages
@@ -37,7 +37,7 @@ def is_supported(name: str) -> bool:
     return name in ("cpu", "memory") or name.startswith(HUGEPAGES)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PodResources:
     """``spec.resources`` after the API server's defaulting: exact amounts."""
 
@@ -97,7 +97,7 @@ def parse_pod_resources(spec: Raw) -> PodResources | None:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Containers:
     """Each container's requests and limits; init containers say if they are sidecars."""
 

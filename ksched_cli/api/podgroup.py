@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, integer, mapping
 from .meta import DEFAULT_TIME, ObjectMeta, parse_meta
 from .resources import parse_resource_list, to_scheduler_units
@@ -14,7 +15,7 @@ POD_GROUP_API_VERSION = "scheduling.x-k8s.io/v1alpha1"
 POD_GROUP_LABEL = "scheduling.x-k8s.io/pod-group"
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class PodGroup:
     meta: ObjectMeta
     min_member: int

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, boolean, integer, mapping, string
 from .meta import ObjectMeta, parse_meta
 from .selectors import LabelSelector, parse_label_selector
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PriorityClass:
     """A PriorityClass (scheduling.k8s.io/v1)."""
 
@@ -36,7 +35,7 @@ def parse_priority_class(raw: Raw) -> PriorityClass:
 IntOrPercent = int | str
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class PodDisruptionBudget:
     """A PodDisruptionBudget (policy/v1), status included."""
 

@@ -9,9 +9,8 @@ as ``kubectl get -o name`` prints it (``deployment.apps/web``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..errors import KschedError
+from ..record import record
 
 # kubectl's names and short names of the kinds output names, as output names them.
 KINDS = {
@@ -53,7 +52,7 @@ def kind_of(text: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Name:
     """A pod (``kind`` "pod") or a workload, in its namespace; ``bare`` when the text
     named no kind (a pod, or failing one, the workload of that name)."""

@@ -17,10 +17,10 @@ its status. Releases whose gate is off store none of these status fields (``drop
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..record import record
 from .fields import Raw, mapping, objects, string
 from .resources import ExactList, parse_resource_list
 
@@ -28,7 +28,7 @@ RESIZE_PENDING = "PodResizePending"
 INFEASIBLE = "Infeasible"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ResourceState:
     """One container's (or the pod's) requests as the kubelet reports them."""
 
@@ -45,7 +45,7 @@ class ResourceState:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Resize:
     """What a bound pod's status says about its resources (only where it reports them)."""
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, mapping, objects, string, string_map, strings
 
 LABEL_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
 NODE_OPERATORS = (*LABEL_OPERATORS, "Gt", "Lt")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Requirement:
     """One label (or field) selector requirement: key, operator, values."""
 
@@ -43,7 +44,7 @@ def _compare_int(label: str, bound: str, op: str) -> bool:
     return have > want if op == "Gt" else have < want
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LabelSelector:
     """metav1.LabelSelector; ``None`` where a selector is absent (matches nothing)."""
 
@@ -92,7 +93,7 @@ def _requirement(raw: Raw, path: str, operators: tuple[str, ...]) -> Requirement
     return Requirement(key, op, values)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class NodeSelectorTerm:
     """A node selector term: its expressions and fields must all match."""
 
@@ -109,7 +110,7 @@ class NodeSelectorTerm:
         return all(r.matches(fields) for r in self.match_fields)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class NodeSelector:
     """v1.NodeSelector: the terms are ORed."""
 
@@ -143,7 +144,7 @@ def parse_node_selector(raw: Raw | None, path: str) -> NodeSelector | None:
     return NodeSelector(terms)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PreferredSchedulingTerm:
     """A preferred node affinity term and its weight."""
 
@@ -151,7 +152,7 @@ class PreferredSchedulingTerm:
     preference: NodeSelectorTerm
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class NodeAffinity:
     """spec.affinity.nodeAffinity: the required selector and preferred terms."""
 

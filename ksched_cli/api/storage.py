@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, integer, mapping, objects, string, string_map, strings
 from .meta import ObjectMeta, parse_meta
 from .quantity import QuantityError, ceil_int, parse_quantity
@@ -63,7 +64,7 @@ VOLUME_SOURCES: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class VolumeSource:
     """Which PersistentVolumeSource member is set, its identifying value, and the raw member."""
 
@@ -74,7 +75,7 @@ class VolumeSource:
     raw: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ClaimRef:
     namespace: str
     name: str
@@ -85,7 +86,7 @@ class ClaimRef:
         return f"{self.namespace}/{self.name}"
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class PersistentVolume:
     meta: ObjectMeta
     capacity: int  # spec.capacity.storage in bytes (Quantity.Value())
@@ -109,7 +110,7 @@ class PersistentVolume:
         return self.meta.labels
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class PersistentVolumeClaim:
     meta: ObjectMeta
     # None: the field is absent (the default class may apply); "": explicitly no class.
@@ -162,7 +163,7 @@ class PersistentVolumeClaim:
         return ANN_BIND_COMPLETED in self.meta.annotations
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TopologySelectorTerm:
     """One allowedTopologies term; its requirements (operator In) are ANDed."""
 
@@ -178,7 +179,7 @@ def match_topology_terms(
     return any(t.requirements and all(r.matches(labels) for r in t.requirements) for t in terms)
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class StorageClass:
     meta: ObjectMeta
     provisioner: str
@@ -197,7 +198,7 @@ class StorageClass:
         return ann.get(ANN_DEFAULT_CLASS) == "true" or ann.get(ANN_BETA_DEFAULT_CLASS) == "true"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CSINodeDriver:
     name: str
     node_id: str
@@ -205,7 +206,7 @@ class CSINodeDriver:
     topology_keys: tuple[str, ...] = ()
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class CSINode:
     meta: ObjectMeta
     drivers: tuple[CSINodeDriver, ...] = ()

@@ -8,16 +8,16 @@ path under ``spec.template``; controllers then stamp copies of the prototype.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, integer, mapping, string, string_map
 from .pod import Pod, parse_pod
 from .selectors import LabelSelector
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PodTemplate:
     """``spec.template`` of a workload: the raw form (hashes, equality) and the prototype pod."""
 

@@ -10,9 +10,10 @@ the field path.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..errors import ObjectError
+from ..record import record
 from .fields import Raw, boolean, integer, mapping, objects, string, string_map
 from .meta import ObjectMeta, parse_meta
 from .selectors import LabelSelector, Requirement, parse_label_selector
@@ -38,7 +39,7 @@ JOB_SELECTOR_LABEL = "batch.kubernetes.io/controller-uid"
 ANN_DS_TEMPLATE_GENERATION = "deprecated.daemonset.template.generation"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ReplicasSpec:
     """Deployment, ReplicaSet and ReplicationController."""
 
@@ -48,13 +49,13 @@ class ReplicasSpec:
     paused: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ClaimTemplate:
     name: str
     raw: Raw
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class StatefulSetSpec:
     replicas: int
     template: PodTemplate
@@ -65,14 +66,14 @@ class StatefulSetSpec:
     collision_count: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DaemonSetSpec:
     template: PodTemplate
     template_generation: str
     collision_count: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class JobSpec:
     template: PodTemplate
     parallelism: int
@@ -85,7 +86,7 @@ class JobSpec:
     finished: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CronJobSpec:
     job: JobSpec
     job_labels: dict[str, str]
@@ -96,7 +97,7 @@ class CronJobSpec:
 ControllerSpec = ReplicasSpec | StatefulSetSpec | DaemonSetSpec | JobSpec | CronJobSpec
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class Workload:
     """A Service or a controller object with its pod selector.
 

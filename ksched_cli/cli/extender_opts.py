@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,6 +12,7 @@ from ..config.types import SchedulerConfig
 from ..errors import KschedError
 from ..extender.scheduling import build_extenders
 from ..extender.transport import HTTPTransport, Transport
+from ..record import record
 from .extender_reach import ReachCheck
 
 if TYPE_CHECKING:  # stubs and recordings only for the options that ask for them
@@ -25,7 +25,7 @@ MODE_HELP = (
 )
 
 
-@dataclass
+@record
 class ExtenderSetup:
     """How a run reaches its extenders, and what the output says about it."""
 

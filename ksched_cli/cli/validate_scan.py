@@ -11,19 +11,20 @@ skipped with a note.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, cast
 
 from ..config.load import CheckedConfig, Finding, check_document
 from ..errors import KschedError, Location
+from ..record import record
 from ..versions.features import V130, Features
 from ..yamlio import load_positioned, read_text
 
 KIND = "KubeSchedulerConfiguration"
 
 
-@dataclass
+@record
 class Scan:
     checked: list[CheckedConfig] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..api.pod import TopologySpreadConstraint
 from ..api.selectors import NodeAffinity
+from ..record import record
 
 LEAST_ALLOCATED = "LeastAllocated"
 MOST_ALLOCATED = "MostAllocated"
@@ -14,7 +15,7 @@ SYSTEM_DEFAULTING = "System"
 LIST_DEFAULTING = "List"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ResourceSpec:
     """A resource and its weight in a scoring strategy."""
 
@@ -22,7 +23,7 @@ class ResourceSpec:
     weight: int = 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class UtilizationShapePoint:
     """One point of a utilization -> score shape."""
 
@@ -34,7 +35,7 @@ def default_resources() -> list[ResourceSpec]:
     return [ResourceSpec("cpu", 1), ResourceSpec("memory", 1)]
 
 
-@dataclass
+@record
 class ScoringStrategy:
     """NodeResourcesFit's scoring strategy."""
 
@@ -43,7 +44,7 @@ class ScoringStrategy:
     shape: list[UtilizationShapePoint] = field(default_factory=list)  # RequestedToCapacityRatio
 
 
-@dataclass
+@record
 class DefaultPreemptionArgs:
     """DefaultPreemption's args, defaulted."""
 
@@ -51,7 +52,7 @@ class DefaultPreemptionArgs:
     min_candidate_nodes_absolute: int = 100
 
 
-@dataclass
+@record
 class InterPodAffinityArgs:
     """InterPodAffinity's args, defaulted."""
 
@@ -59,7 +60,7 @@ class InterPodAffinityArgs:
     ignore_preferred_terms_of_existing_pods: bool = False
 
 
-@dataclass
+@record
 class NodeResourcesFitArgs:
     """NodeResourcesFit's args, defaulted."""
 
@@ -68,7 +69,7 @@ class NodeResourcesFitArgs:
     scoring_strategy: ScoringStrategy = field(default_factory=ScoringStrategy)
 
 
-@dataclass
+@record
 class PodTopologySpreadArgs:
     """PodTopologySpread's args, defaulted."""
 
@@ -76,14 +77,14 @@ class PodTopologySpreadArgs:
     defaulting_type: str = SYSTEM_DEFAULTING
 
 
-@dataclass
+@record
 class NodeResourcesBalancedAllocationArgs:
     """NodeResourcesBalancedAllocation's args, defaulted."""
 
     resources: list[ResourceSpec] = field(default_factory=default_resources)
 
 
-@dataclass
+@record
 class VolumeBindingArgs:
     """VolumeBinding's args, defaulted."""
 
@@ -92,14 +93,14 @@ class VolumeBindingArgs:
     shape: list[UtilizationShapePoint] = field(default_factory=list)
 
 
-@dataclass
+@record
 class NodeAffinityArgs:
     """NodeAffinity's args, defaulted."""
 
     added_affinity: NodeAffinity | None = None
 
 
-@dataclass
+@record
 class CoschedulingArgs:
     """Coscheduling's args (scheduler-plugins), defaulted."""
 
@@ -107,7 +108,7 @@ class CoschedulingArgs:
     pod_group_backoff_seconds: int = 0
 
 
-@dataclass
+@record
 class DynamicResourcesArgs:
     """DynamicResourcesArgs (v1.34+); ksched plans no claims, so the timeout is informative."""
 

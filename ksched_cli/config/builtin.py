@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+
+from ..record import record
 
 # ksched_cli/profiles is a symlink to the top-level profiles/ in a checkout and a
 # real directory in an installed wheel; both resolve from here.
@@ -11,7 +12,7 @@ PROFILE_DIR = Path(__file__).resolve().parent.parent / "profiles"
 _SCHEMA_MARK = "yaml-language-server:"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BuiltinProfile:
     """A built-in profile: its name, file and one-line description."""
 

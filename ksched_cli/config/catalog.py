@@ -8,8 +8,7 @@ the default configuration, because multiPoint expansion follows the methods.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..record import record
 from ..versions.features import V130, Features
 from .types import EXTENSION_POINTS
 
@@ -33,7 +32,7 @@ GO_INTERFACE = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PluginInfo:
     """What ksched knows of a plugin: its extension points, args and defaults."""
 

@@ -9,8 +9,9 @@ error, this collects every error so ``ksched validate`` can report them all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..record import record
 from .catalog import GO_INTERFACE, IN_TREE_VOLUME_LIMITS, lookup
 from .model import MULTI_POINT, PluginEntry, PluginSet, ProfileV1
 from .placement import lookup_any
@@ -36,7 +37,7 @@ MAX_NODE_SCORE = 100
 MAX_TOTAL_SCORE = 2**63 - 1
 
 
-@dataclass
+@record
 class BuiltProfile:
     """A profile's plugins per extension point, as the framework builds them."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +22,7 @@ import yaml
 
 from ..errors import KschedError, Location
 from ..gotyping import go_key
+from ..record import record
 from ..versions.features import V130, Features
 from ..yamlio import FAST_LOADER, read_text
 from . import placement
@@ -49,7 +50,7 @@ DEFAULT_SOURCE = "<default>"
 DEFAULT_PROFILE = "default"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Finding:
     """A located problem; warnings do not make a configuration invalid."""
 
@@ -65,7 +66,7 @@ class Finding:
         return text.replace(": error: ", ": warning: ", 1)
 
 
-@dataclass
+@record
 class CheckedConfig:
     """A configuration's findings and, when it has no error, its result."""
 

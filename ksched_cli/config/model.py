@@ -8,9 +8,10 @@ validation, e.g. VolumeBinding's ``shape``); they become typed objects from
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..record import record
 from ..versions.features import V130, Features
 from .problems import child
 from .types import EXTENSION_POINTS
@@ -24,7 +25,7 @@ PLUGIN_SET_KEYS = (*EXTENSION_POINTS, MULTI_POINT)
 PLACEMENT_KEYS = ("placementGenerate", "placementScore")
 
 
-@dataclass
+@record
 class PluginEntry:
     """One enabled or disabled plugin of a plugin set."""
 
@@ -33,7 +34,7 @@ class PluginEntry:
     origin: str | None = None  # path of this entry in the file; None for built-in defaults
 
 
-@dataclass
+@record
 class PluginSet:
     """The enabled and disabled plugins of one extension point."""
 
@@ -44,7 +45,7 @@ class PluginSet:
         return {p.name for p in self.disabled}
 
 
-@dataclass
+@record
 class PluginConfig:
     """One pluginConfig entry: the plugin and its args as written."""
 
@@ -53,7 +54,7 @@ class PluginConfig:
     origin: str | None = None  # None when defaulting added the entry
 
 
-@dataclass
+@record
 class ProfileV1:
     """One profile of a v1 KubeSchedulerConfiguration, as decoded."""
 
@@ -74,7 +75,7 @@ class ProfileV1:
         return next((c for c in self.plugin_config if c.name == name), None)
 
 
-@dataclass
+@record
 class ConfigV1:
     """A v1 KubeSchedulerConfiguration, as decoded."""
 

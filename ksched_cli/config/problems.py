@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from ..errors import printable
+from ..record import record
 
 ERROR = "error"
 WARNING = "warning"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Problem:
     """One problem at ``field`` (the path kube-scheduler reports).
 
@@ -31,7 +31,7 @@ class Problem:
         return self.field if self.at is None else self.at
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GoRepr:
     """A value already rendered the way Go's ``%#v`` would print it."""
 

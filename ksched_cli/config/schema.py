@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from ..record import record
 from .godur import parse_duration
 from .problems import Problem, child, go_value, invalid, not_supported, plain, required
 
@@ -41,7 +41,7 @@ _EMPTY_OF_TYPE: dict[str, Any] = {"object": {}, "array": [], "string": ""}
 Path_ = tuple[str | int, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SchemaIssue:
     path: Path_
     problem: Problem

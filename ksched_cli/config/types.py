@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..record import record
 from ..versions.features import V130, Features
 
 # Extension points in the order kube-scheduler's framework runs them.
@@ -24,7 +25,7 @@ EXTENSION_POINTS = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PluginRef:
     """An enabled plugin at one extension point; ``weight`` matters only for ``score``."""
 
@@ -32,7 +33,7 @@ class PluginRef:
     weight: int = 0
 
 
-@dataclass
+@record
 class Profile:
     """One profile after loading: plugins per extension point, typed args."""
 
@@ -51,7 +52,7 @@ class Profile:
         return self.plugin_args.get(plugin)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ExtenderTLSConfig:
     """An extender's tlsConfig."""
 
@@ -65,7 +66,7 @@ class ExtenderTLSConfig:
     ca_data: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Extender:
     """One ``extenders:`` entry after v1.30 defaulting (an empty verb means not supported)."""
 
@@ -84,7 +85,7 @@ class Extender:
     ignorable: bool = False
 
 
-@dataclass
+@record
 class SchedulerConfig:
     """The effective configuration the engine runs."""
 

@@ -12,7 +12,7 @@ Python's stack is shallower than Go's.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import yaml
@@ -20,6 +20,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from ..errors import KschedError, Location
+from ..record import record
 from ..yamlio import FAST_LOADER
 
 # go-yaml's allowedAliasRatio: 99% of small documents may come from aliases, sliding
@@ -40,7 +41,7 @@ def allowed_alias_ratio(decodes: int) -> float:
     return 0.99 - 0.89 * ((decodes - ALIAS_RATIO_RANGE_LOW) / span)
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class _Node:
     kind: str  # "scalar", "seq", "map", "alias"
     line: int

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Protocol
 
 from ..api.pod import Pod
 from ..api.storage import PersistentVolumeClaim
 from ..api.workloads import Workload
+from ..record import record
 
 if TYPE_CHECKING:
     from .context import Context
 
 
-@dataclass
+@record
 class Outcome:
     """What one sync asks of the API server: pods to create and delete, claims to create."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..api.meta import DEFAULT_TIME
 from ..api.pod import Pod
@@ -11,13 +11,14 @@ from ..api.storage import PersistentVolumeClaim
 from ..api.workloads import Workload
 from ..engine.cluster import Cluster
 from ..errors import ObjectError
+from ..record import record
 from .context import Context
 from .defaults import POD_TEMPLATE_HASH
 from .interface import Outcome
 from .registry import CONTROLLERS
 
 
-@dataclass
+@record
 class ReconcileResult:
     """What the controllers did to the cluster (already applied to it)."""
 

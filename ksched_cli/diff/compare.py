@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 
 from ..engine import records as rec
+from ..record import record
 from ..whatif.model import WhatIfReport
 from .model import (
     ADDED,
@@ -25,7 +26,7 @@ from .model import (
 _PLACING = (rec.SCHEDULED, rec.WAITING)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Planned:
     """One side: its plan and what the plan cannot tell about the input."""
 

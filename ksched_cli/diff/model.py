@@ -5,10 +5,11 @@ The JSON/YAML form of these types is documented in docs/diff-output.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..engine import records as rec
+from ..record import record
 from ..whatif.model import WhatIfReport
 
 # A pod that was already bound in the input and that nothing touched.
@@ -39,7 +40,7 @@ class Absent:
 ABSENT: Any = Absent()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SettingChange:
     """A scalar (or whole list) that differs: ``field`` is a dotted path."""
 
@@ -48,7 +49,7 @@ class SettingChange:
     head: Any = ABSENT
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PluginChange:
     """``change`` is enabled, disabled, weight (score only) or reordered (``plugin`` empty).
 
@@ -63,7 +64,7 @@ class PluginChange:
     head: Any = ABSENT
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ArgsChange:
     plugin: str
     field: str
@@ -71,7 +72,7 @@ class ArgsChange:
     head: Any = ABSENT
 
 
-@dataclass
+@record
 class ProfileDiff:
     scheduler_name: str
     status: str  # modified, added, removed
@@ -80,7 +81,7 @@ class ProfileDiff:
     args: list[ArgsChange] = field(default_factory=list)
 
 
-@dataclass
+@record
 class ConfigDiff:
     settings: list[SettingChange] = field(default_factory=list)
     profiles: list[ProfileDiff] = field(default_factory=list)
@@ -90,7 +91,7 @@ class ConfigDiff:
         return not self.settings and not self.profiles
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PodState:
     """A pod's final state on one side of the diff."""
 
@@ -101,7 +102,7 @@ class PodState:
     victims: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SideScores:
     """The two contested nodes in one side's placing attempt for a moved pod."""
 
@@ -112,7 +113,7 @@ class SideScores:
     note: str = ""  # why a node has no score on this side
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PluginShift:
     """How far one plugin moved the contest towards head's node.
 
@@ -128,7 +129,7 @@ class PluginShift:
         return self.head - self.base
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Margin:
     base_node: str
     head_node: str
@@ -138,7 +139,7 @@ class Margin:
     drivers: tuple[PluginShift, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PodChange:
     pod: str
     kinds: tuple[str, ...]
@@ -155,7 +156,7 @@ class PodChange:
         return self.base is None or self.base.outcome != self.head.outcome
 
 
-@dataclass
+@record
 class Side:
     config: str
     manifests: list[str]
@@ -163,7 +164,7 @@ class Side:
     nodes: int = 0
 
 
-@dataclass
+@record
 class DiffResult:
     base: Side
     head: Side

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..api.owners import owner_label
 from ..engine import records as rec
+from ..record import record
 from .model import ADDED, MOVED, NOT_PLACED, REMOVED, PodChange
 
 BARE = "(bare pods)"
 
 
-@dataclass
+@record
 class WorkloadCounts:
     workload: str  # "deployment/web" (namespaced like owner_label), or BARE
     added: int = 0
@@ -28,7 +27,7 @@ class WorkloadCounts:
         )
 
 
-@dataclass
+@record
 class NodeCounts:
     node: str
     arrived: int = 0  # pods on this node with head and not with base

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..api.owners import owner_of
@@ -12,6 +12,7 @@ from ..config.types import SchedulerConfig
 from ..engine.engine import Engine, EngineOptions
 from ..errors import KschedError
 from ..extender.transport import Transport
+from ..record import record
 from ..versions.features import V130, Features
 from ..whatif.apply import apply_operations, finish_report, run_plan
 from ..whatif.inputs import load_cluster
@@ -23,7 +24,7 @@ from .model import DiffResult, Side
 Progress = Callable[[int, int], None] | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SideInput:
     config: str  # a file, or a built-in profile name
     manifests: tuple[str, ...]
@@ -46,7 +47,7 @@ def load_effective(
     return checked.config, checked.effective
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ExtenderUse:
     """How both sides reach configured extenders (see cli/extender_opts.py)."""
 

@@ -15,13 +15,13 @@ is not.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.pod import Pod
 from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..plugins.imagelocality import normalized_image_name
+from ..record import record
 from .tie_break import NodeScoreHeap
 
 MAX_BATCH_AGE = 0.5
@@ -122,14 +122,14 @@ def signable_plugins(fwk: Any, extenders: bool) -> list[tuple[str, Any]] | None:
     return list(seen.items())
 
 
-@dataclass
+@record
 class _State:
     signature: tuple[Any, ...]
     nodes: NodeScoreHeap
     created: float
 
 
-@dataclass
+@record
 class _Cycle:
     count: int = -1
     chosen: str = ""

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..api.pod import Pod
 from ..framework.cycle_state import CycleState
 from ..framework.status import Code, Status, as_error
+from ..record import record
 
 if TYPE_CHECKING:
     from .runtime import Framework
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 MAX_PERMIT_TIMEOUT = 15 * 60.0
 
 
-@dataclass
+@record
 class PermitOutcome:
     """The Permit plugins' verdict, and the wait each one asked for."""
 

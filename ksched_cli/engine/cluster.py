@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from .. import KUBE_SCHEDULER_VERSION
 from ..api.node import Node
 from ..api.pod import Pod
 from ..extender.scheduling import Extenders
+from ..record import record
 
 if TYPE_CHECKING:  # kinds a plan may not have: their modules load with their first object
     from ..api.namespaces import LimitRange, Namespace
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # kinds a plan may not have: their modules load with their fi
     from ..framework.cluster_view import ClusterView
 
 
-@dataclass
+@record
 class Cluster:
     """Every object the scheduler's informers would list, by kind."""
 

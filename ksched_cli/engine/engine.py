@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..api.meta import DEFAULT_TIME
 from ..api.owners import owner_of
@@ -17,6 +16,7 @@ from ..framework.interface import WaitingPod
 from ..framework.nominations import Nominations
 from ..framework.podinfo import PodInfo
 from ..framework.types import QueuedPodInfo
+from ..record import record
 from . import records as rec
 from .actions import PV, PVC, UPDATE
 from .cluster import Cluster
@@ -31,7 +31,7 @@ from .schedule_one import Sampler
 from .snapshot import Snapshot
 
 
-@dataclass
+@record
 class EngineOptions:
     """How a plan runs and what it records."""
 

@@ -10,7 +10,6 @@ waiting pods keep the engine's move-everything handling (semantics.md §3).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..api.node import Node
@@ -21,6 +20,7 @@ from ..plugins.helpers.nodeaffinity import RequiredNodeAffinity
 from ..plugins.helpers.taints import find_matching_untolerated_taint
 from ..plugins.nodeports import fits as ports_fit
 from ..plugins.noderesources.fit import fits
+from ..record import record
 from .actions import (  # re-exported: the what-if layer names them here
     ADD as ADD,
 )
@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 POD, NODE, POD_GROUP, WILDCARD = "Pod", "Node", "PodGroup", "*"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ClusterEvent:
     resource: str
     action: int

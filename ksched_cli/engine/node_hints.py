@@ -11,7 +11,6 @@ registers Node/Add but not UpdateNodeTaint an UpdateNodeTaint event that always 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.node import Node
@@ -21,13 +20,14 @@ from ..framework.podinfo import pod_info
 from ..plugins.helpers.nodeaffinity import RequiredNodeAffinity
 from ..plugins.helpers.taints import do_not_schedule_taints, find_matching_untolerated_taint
 from ..plugins.noderesources.fit import compute_pod_resource_request, fits
+from ..record import record
 from ..versions.features import Features
 from . import actions as ev
 
 _ALLOC, _LABEL, _TAINT = ev.UPDATE_NODE_ALLOCATABLE, ev.UPDATE_NODE_LABEL, ev.UPDATE_NODE_TAINT
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NodeEvent:
     """A node added (``old`` None), deleted (``new`` None) or updated (one property)."""
 

@@ -6,7 +6,7 @@ plugin's timeout passes. Decisions taken during an attempt are processed after i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import count
 from typing import TYPE_CHECKING
 
@@ -15,6 +15,7 @@ from ..config.godur import format_duration
 from ..framework.cycle_state import CycleState
 from ..framework.status import Code, Status
 from ..framework.types import QueuedPodInfo
+from ..record import record
 from .records import PermitWait
 from .runtime import Framework
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 _order = count()
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class WaitingPodEntry:
     """framework.WaitingPod: the first Allow-all or Reject wins, later signals are dropped."""
 

@@ -7,8 +7,9 @@ SchedulerQueueingHints on (v1.32+).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ..record import record
 
 if TYPE_CHECKING:
     from ..api.pod import Pod
@@ -22,7 +23,7 @@ AFTER_BACKOFF = "backoff"
 IMMEDIATELY = "immediately"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PodEvent:
     """An assigned pod appeared (bound) or disappeared (deleted, or forgotten)."""
 

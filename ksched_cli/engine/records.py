@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, overload
 
 import numpy as np
 
 from ..framework.columns import IntArray, pick
 from ..framework.types import PreemptionCandidate, PreemptionRecord
+from ..record import record
 
 __all__ = ["PreemptionCandidate", "PreemptionRecord"]
 
@@ -28,7 +29,7 @@ REJECTED = "Rejected"
 LEFT_PENDING = (UNSCHEDULABLE, SCHEDULER_ERROR, GATED)
 
 
-@dataclass
+@record
 class FilteredNode:
     """Why a node was filtered out: the plugin, its reasons and code."""
 
@@ -37,7 +38,7 @@ class FilteredNode:
     code: str = "Unschedulable"
 
 
-@dataclass
+@record
 class PluginScores:
     """One node's scores: raw and normalized per plugin (for --explain-pod), weighted for json."""
 
@@ -86,7 +87,7 @@ class PositionNames(Sequence[str]):
         return self._list
 
 
-@dataclass
+@record
 class ScoreTable:
     """Scores of one attempt as arrays over the scored nodes; turned into dicts on demand."""
 
@@ -172,7 +173,7 @@ PERMIT_REJECTED = "rejected"
 PERMIT_PREEMPTED = "preempted"  # v1.36: a preemption victim, sent to backoffQ
 
 
-@dataclass
+@record
 class PermitWait:
     """One plugin's Permit wait of a Waiting attempt: when it began and would time out
     (simulated seconds), and once the wait ends, when and how: ``allowed`` (the pod
@@ -189,7 +190,7 @@ class PermitWait:
     message: str = ""
 
 
-@dataclass
+@record
 class Attempt:
     """One scheduling attempt of a pod, as recorded."""
 
@@ -262,7 +263,7 @@ class Attempt:
         return others[0] if others else None
 
 
-@dataclass
+@record
 class Decision:
     """A pod's final outcome."""
 
@@ -280,7 +281,7 @@ class Decision:
     owner: str = ""
 
 
-@dataclass
+@record
 class Plan:
     """A plan's decisions, attempts and notes."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,6 +18,7 @@ from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import Diagnosis, FitError
+from ..record import record
 from .masks import walk_with_masks
 from .records import ScoreTable
 from .runtime import Framework
@@ -32,7 +33,7 @@ MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 
 
-@dataclass
+@record
 class ScheduleResult:
     """schedulePod's result: the host, the feasible nodes, the diagnosis."""
 
@@ -43,7 +44,7 @@ class ScheduleResult:
     scores: ScoreTable | None = None
 
 
-@dataclass
+@record
 class Sampler:
     """The scheduler-wide node sampling state (nextStartNodeIndex) and settings."""
 
@@ -87,7 +88,7 @@ class Sampler:
         return max(num, MIN_FEASIBLE_NODES_TO_FIND)
 
 
-@dataclass
+@record
 class _Batching:
     """This attempt's batch, the node it hinted and the pod's signature."""
 

@@ -12,7 +12,6 @@ StorageClass of any binding mode is an event: VolumeZone's hint does the filteri
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.pod import Pod
@@ -20,6 +19,7 @@ from ..api.storage import BINDING_WAIT, CSINode, PersistentVolume
 from ..plugins.nodevolumelimits.csi_translation import plugin_for_inline
 from ..plugins.nodevolumelimits.utils import MIGRATED_PLUGINS_ANNOTATION, claim_of
 from ..plugins.volumezone import TOPOLOGY_LABELS, label_zones_to_set
+from ..record import record
 from ..versions.features import Features
 from .actions import (
     ADD,
@@ -35,7 +35,7 @@ from .actions import (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StorageEvent:
     """A storage object added (``old`` None), updated, or deleted (``new`` None)."""
 
@@ -47,19 +47,19 @@ class StorageEvent:
 
 
 # The fields of objects ksched does not load that the hints read.
-@dataclass(frozen=True)
+@record(frozen=True)
 class CSIDriver:
     name: str
     storage_capacity: bool | None = None  # spec.storageCapacity
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CSIStorageCapacity:
     capacity: int | None = None  # bytes
     maximum_volume_size: int | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class VolumeAttachment:
     attacher: str  # spec.attacher: the CSI driver
 

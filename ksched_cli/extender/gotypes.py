@@ -10,15 +10,16 @@ first value, in document order, that does not fit:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..record import record
 from .gojson import GoFloat, GoJSONError, JSONObject
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GoType:
     """``name`` is Go's reflect Type.String(); ``kind`` one of string, int64, slice, map,
     struct or any (a value ksched does not read, taken as it is)."""
@@ -51,7 +52,7 @@ def map_of(elem: GoType, name: str = "") -> GoType:
     return GoType(name or f"map[string]{'*' if elem.pointer else ''}{elem.name}", "map", elem)
 
 
-@dataclass
+@record
 class _Context:
     """encoding/json's errorContext: the innermost struct and the field names down to it."""
 

@@ -19,8 +19,9 @@ import re
 import socket
 import ssl
 import time
-from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
+
+from ..record import record
 
 MAX_REPLY_BYTES = 64 * 1024 * 1024  # 64 MiB
 _CHUNK = 64 * 1024
@@ -32,7 +33,7 @@ READING_BODY = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reply:
     status: int
     location: str  # the Location header of a redirect

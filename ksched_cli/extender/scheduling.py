@@ -7,7 +7,7 @@ lines become in a plan: an ignorable extender's failure is skipped, and said.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,6 +19,7 @@ from ..framework.columns import IntArray
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import MAX_NODE_SCORE
+from ..record import record
 from .transport import ExtenderError, HTTPTransport, TLSSetupError, Transport
 from .wire import MAX_EXTENDER_PRIORITY
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:  # the client (JSON codecs, Go types) only for a plan with ext
 EXTENDER_NAME = "Extender"  # framework.ExtenderName, in UnschedulablePlugins
 
 
-@dataclass
+@record
 class Extenders:
     """The scheduler's extenders, with the warnings their failures became."""
 

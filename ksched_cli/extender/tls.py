@@ -17,17 +17,17 @@ import re
 import shutil
 import ssl
 import tempfile
-from dataclasses import dataclass
 
 from ..config.extenders import TLS_FILE_LIMIT
 from ..config.types import Extender, ExtenderTLSConfig
 from ..readers import Unreadable, read_bounded
+from ..record import record
 from .errors import TLSSetupError
 
 _PEM = re.compile(rb"-----BEGIN ([A-Z0-9 ]+)-----\r?\n(.*?)-----END \1-----", re.DOTALL)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Material:
     data: bytes
     field: str  # where it came from: tlsConfig.caData, tlsConfig.caFile, ...

@@ -3,22 +3,21 @@ filter result). Imported only with extenders configured (start-up time)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..api.pod import Pod
+from ..record import record
 from .nodeinfo import NodeInfo
 
 FailedNodes = dict[str, str]
 
 
-@dataclass
+@record
 class FilterResult:
     nodes: list[NodeInfo]
     failed: FailedNodes
     failed_and_unresolvable: FailedNodes
 
 
-@dataclass
+@record
 class Victims:
     pods: list[Pod]
     num_pdb_violations: int

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from ..api.node import Node
 from ..api.pod import ContainerPort, Pod
 from ..api.resources import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_scalar_resource
+from ..record import record
 from ..versions.features import V130, Features
 from .podinfo import PodInfo, pod_info
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Resource:
     """framework.Resource: amounts in scheduler units."""
 
@@ -65,7 +66,7 @@ class Resource:
         )
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class ImageStateSummary:
     """An image's size and how many nodes have it."""
 

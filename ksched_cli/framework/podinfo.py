@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from ..api.pod import Pod, PodAffinityTerm
 from ..api.selectors import LabelSelector
+from ..record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class AffinityTerm:
     """framework.AffinityTerm: a pod affinity term, namespaces resolved."""
 
@@ -26,7 +26,7 @@ class AffinityTerm:
         return False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class WeightedAffinityTerm:
     """framework.WeightedAffinityTerm: a preferred term and its weight."""
 

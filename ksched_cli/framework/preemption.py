@@ -8,12 +8,13 @@ preemptor's own failure has been handled.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import partial
 from typing import Any, Protocol
 
 from ..api.pod import Pod
 from ..api.policy import PodDisruptionBudget
+from ..record import record
 from .cycle_state import CycleState
 from .extender import ExtenderError, Extenders
 from .interface import Handle
@@ -33,7 +34,7 @@ INT32_MAX = 2**31 - 1
 INT64_MIN = -(2**63)
 
 
-@dataclass
+@record
 class Candidate:
     """A node where preemption could make room, and the victims it takes."""
 
@@ -77,7 +78,7 @@ class Screened(Protocol):
     def status(self, k: int) -> Status: ...
 
 
-@dataclass
+@record
 class Evaluator:
     """The preemption Evaluator of one attempt, with its explanation."""
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import chain
 from typing import Any
 
 from ..api.pod import Pod
+from ..record import record
 from .status import Status
 
 MAX_NODE_SCORE = 100
@@ -16,7 +17,7 @@ MIN_NODE_SCORE = 0
 MAX_TOTAL_SCORE = 2**63 - 1
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PreFilterResult:
     """A set of node names the pod may go to; ``None`` node_names means all nodes."""
 
@@ -40,7 +41,7 @@ class PreFilterResult:
         return PreFilterResult(mine & theirs)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PreemptionCandidate:
     """A node where the dry run found victims: their keys (in eviction order) and how
     many PodDisruptionBudgets evicting them would violate."""
@@ -50,7 +51,7 @@ class PreemptionCandidate:
     pdb_violations: int
 
 
-@dataclass
+@record
 class PreemptionRecord:
     """What preemption tried, as data for reports (the explanation lines say the same).
 
@@ -71,7 +72,7 @@ class PreemptionRecord:
     extenders_kept: list[str] | None = None
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PostFilterResult:
     """``nominated_node_name`` None is kube-scheduler's ModeNoop; "" clears a nomination."""
 
@@ -84,7 +85,7 @@ class PostFilterResult:
     record: Callable[[], PreemptionRecord] | None = None
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class NodeScore:
     """framework.NodeScore: a node's score from one plugin."""
 
@@ -92,7 +93,7 @@ class NodeScore:
     score: int
 
 
-@dataclass
+@record
 class Diagnosis:
     """framework.Diagnosis: why the filters left no feasible node."""
 
@@ -120,7 +121,7 @@ class Diagnosis:
 NO_NODE_AVAILABLE = "0/{} nodes are available"
 
 
-@dataclass
+@record
 class FitError(Exception):
     """framework.FitError: no node fits the pod."""
 
@@ -149,7 +150,7 @@ class FitError(Exception):
         return msg
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class QueuedPodInfo:
     """A pod in the scheduling queue, with the bookkeeping QueueSort and backoff use."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..api.affinity_keys import merge_affinity_label_keys
@@ -12,6 +12,7 @@ from ..api.meta import DEFAULT_TIME
 from ..api.pod import PREEMPT_LOWER_PRIORITY, Container, Pod
 from ..api.policy import PriorityClass
 from ..errors import ObjectError
+from ..record import record
 from ..versions.features import Features
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ def _default_container(container: Container, defaults: Mapping[str, object]) -> 
     return replace(container, requests={**container.requests, **missing})  # type: ignore[dict-item]
 
 
-@dataclass
+@record
 class Admission:
     """Priority and LimitRanger for pods created or still pending in the input."""
 

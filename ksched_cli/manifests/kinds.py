@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.fields import Raw
@@ -12,6 +11,7 @@ from ..api.node import parse_node
 from ..api.pod import parse_pod
 from ..api.policy import parse_pdb, parse_priority_class
 from ..engine.cluster import Cluster
+from ..record import record
 
 Store = Callable[[Cluster, str, Any], None]
 # api/podgroup.py's POD_GROUP_API_VERSION, kept here so that reading no PodGroup imports
@@ -19,7 +19,7 @@ Store = Callable[[Cluster, str, Any], None]
 POD_GROUP_API_VERSION = "scheduling.x-k8s.io/v1alpha1"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KindSpec:
     """A kind ksched reads: its apiVersion, scope, parser and place in a Cluster."""
 

@@ -13,7 +13,7 @@ import gc
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from ..api.pod_level import TEMPLATE_SPEC_PATHS, drop_disabled
 from ..api.resize import drop_disabled as drop_resize
 from ..engine.cluster import Cluster
 from ..errors import KschedError, ObjectError
+from ..record import record
 from ..versions.releases import features_for, minor_version
 from .admission import (
     SYSTEM_PRIORITY_CLASSES,
@@ -46,7 +47,7 @@ from .read_past import ReadPast
 from .sources import STDIN_PATH, manifest_sources, stdin_text
 
 
-@dataclass
+@record
 class LoadResult:
     """The cluster read from the inputs, and the warnings the reading gave."""
 

@@ -3,14 +3,13 @@ match the node's (volumezone/volume_zone.go, v1.30). No Score in v1.30."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..api.pod import Pod
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import SKIP, Code, Status
 from ..framework.types import PreFilterResult
+from ..record import record
 from .nodevolumelimits.utils import (
     cluster_of,
     get_pv,
@@ -34,7 +33,7 @@ _GA_OF = {BETA_ZONE: GA_ZONE, BETA_REGION: GA_REGION}
 MULTI_ZONE_DELIMITER = "__"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PVTopology:
     """A bound PV's zone or region label: its key and values."""
 

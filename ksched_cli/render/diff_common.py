@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from ..diff.model import (
@@ -19,6 +18,7 @@ from ..diff.model import (
     ProfileDiff,
 )
 from ..engine import records as rec
+from ..record import record
 from .reasons import decisive_first
 
 GLOBAL_SCOPE = "(global)"
@@ -39,7 +39,7 @@ _SUMMARY_WORDS = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConfigRow:
     scope: str  # GLOBAL_SCOPE or a schedulerName
     subject: str
@@ -47,7 +47,7 @@ class ConfigRow:
     head: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PodRow:
     pod: str
     base: str

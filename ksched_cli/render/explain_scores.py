@@ -6,17 +6,16 @@ the winner, its closest rivals and how many nodes tied, so only those rows are b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..engine.records import Attempt, PluginScores
+from ..record import record
 from .plain import format_rows
 
 EXAMPLES = 3  # node names shown for a group (ties, filter reasons) before "..."
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScoreRows:
     plugins: list[str]
     rows: list[tuple[str, PluginScores]]  # the chosen node first (when scored), then by rank

@@ -10,7 +10,8 @@ do not fit and says how many (``(+2 more)``). JSON, YAML and explanations keep t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from ..record import record
 
 # FitError.Error(): "0/7 nodes are available: 1 Insufficient cpu, 4 node(s) .... preemption: ..."
 _FIT_ERROR = re.compile(
@@ -21,7 +22,7 @@ _ENTRY_START = re.compile(r", (?=\d+ )")
 _COUNTED = re.compile(r"^(?P<count>\d+) (?P<reason>.+)$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FitMessage:
     """A FitError message's parts: its head, histogram entries and PostFilter text."""
 

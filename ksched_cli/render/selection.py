@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..api.pod import Pod
 from ..api.selectors import LabelSelector, Requirement
 from ..engine.records import Decision, Plan
 from ..errors import KschedError
+from ..record import record
 
 # Compiled on first use (re caches them): only -l/--selector needs them.
 _SET = r"^\s*(?P<key>[^\s=!(),]+)\s+(?P<op>in|notin)\s*\((?P<values>[^()]*)\)\s*$"
@@ -55,7 +56,7 @@ def _requirement(part: str, text: str) -> Requirement:
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Selection:
     """``None`` namespace: every namespace (ksched's default, and ``-A``)."""
 

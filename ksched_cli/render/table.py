@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TextIO
 
 from ..api.owners import owner_label
 from ..engine.records import SCHEDULED, Attempt, Decision, Plan
+from ..record import record
 from .plain import write_table
 from .reasons import decisive_first
 
@@ -23,7 +24,7 @@ WIDE_HEADERS = [
 REASON_WIDTH = 120
 
 
-@dataclass
+@record
 class PodFacts:
     """What the wide table shows of a pod's attempts, kept as they stream past."""
 
@@ -37,7 +38,7 @@ class PodFacts:
         self.runner_up = a.runner_up if self.total is not None else None
 
 
-@dataclass
+@record
 class TableView:
     """The plan as the table shows it: which pods, their owners and attempt facts."""
 

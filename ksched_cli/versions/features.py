@@ -8,8 +8,10 @@ from, so ``ksched versions`` and docs/ARCHITECTURE.md can say where behaviour ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from typing import Any
+
+from ..record import record
 
 # Where each release's code was read (see docs/ARCHITECTURE.md, "Versions").
 SRC_131 = "k8s.io/kubernetes v1.31.8, vendored in openshift-kni/scheduler-plugins@d732734a7"
@@ -23,7 +25,7 @@ def _switch(release: str, source: str, what: str) -> Any:
     return field(default=False, metadata={"release": release, "source": source, "what": what})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Features:
     """What differs from v1.30.6; every switch at its default is exactly v1.30.6."""
 

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
+from ..record import record
 from .features import Features
 
 DEFAULT_VERSION = "1.36"
 ENV_VAR = "KSCHED_KUBERNETES_VERSION"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Release:
     """A kube-scheduler release ksched replays, and how it is checked."""
 

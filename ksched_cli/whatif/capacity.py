@@ -10,7 +10,7 @@ cluster-capacity stops at the first Unschedulable condition), or at ``--max``.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from .. import limits
 from ..api.pod import Pod
@@ -18,6 +18,7 @@ from ..config.types import SchedulerConfig
 from ..engine import records as rec
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
+from ..record import record
 from .model import NodeUsage
 from .pending_copy import copy_pending
 from .usage import node_usage
@@ -26,7 +27,7 @@ STOP_UNSCHEDULABLE = "Unschedulable"
 STOP_LIMIT = "LimitReached"
 
 
-@dataclass
+@record
 class CapacityResult:
     pod: str  # the template's namespace/name
     profile: str

@@ -7,9 +7,9 @@ would: no filter is fatal, and each one that lets a pod through with a warning s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from ..api.pod import Pod
+from ..record import record
 
 MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
 DAEMON_SET_WARNING = "ignoring DaemonSet-managed Pods"
@@ -17,7 +17,7 @@ LOCAL_STORAGE_WARNING = "deleting Pods with local storage"
 UNMANAGED_WARNING = "deleting Pods that declare no controller"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DeleteStatus:
     delete: bool
     reason: str = "Okay"  # Okay, Skip or Warning (the flags make no filter an Error)

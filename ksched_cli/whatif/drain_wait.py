@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING
 
 from ..api.pod import Pod
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine
 from ..engine.pdb_status import healthy, refresh, selected_pods
+from ..record import record
 from .eviction import TOO_MANY_REQUESTS, evict
 from .model import EVICTED, OperationResult, PodChange
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 RETRY_SECONDS = 5.0  # kubectl drain's EvictErrorRetryDelay
 
 
-@dataclass
+@record
 class Waiting:
     """One eviction kubectl keeps asking for."""
 
@@ -36,7 +37,7 @@ class Waiting:
     healthy_then: frozenset[str] = frozenset()
 
 
-@dataclass
+@record
 class DrainRetries:
     timeout: float | None = None  # seconds; None: kubectl's default, no limit
     waiting: list[Waiting] = field(default_factory=list)

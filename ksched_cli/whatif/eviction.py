@@ -8,10 +8,10 @@ a pod without a node is Pending and one being deleted is terminating: both skip 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..api.pod import Pod
 from ..api.policy import PodDisruptionBudget
+from ..record import record
 
 MAX_DISRUPTED_POD_SIZE = 2000
 TOO_MANY_REQUESTS = "Cannot evict pod as it would violate the pod's disruption budget."
@@ -21,7 +21,7 @@ MORE_THAN_ONE = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Eviction:
     allowed: bool
     message: str = ""

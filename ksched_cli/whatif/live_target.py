@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from ..api.node import Node
@@ -17,6 +17,7 @@ from ..engine.engine import Engine
 from ..engine.node_hints import NodeEvent
 from ..engine.queueing_hints import DELETE, PodEvent
 from ..engine.storage_hints import StorageEvent
+from ..record import record
 
 if TYPE_CHECKING:
     from ..engine.queueing_hints import Event
@@ -29,7 +30,7 @@ _UPDATE_LABELS = {
 }
 
 
-@dataclass
+@record
 class Requeue:
     """One event and the unschedulable pods it moved back to activeQ or backoffQ."""
 

@@ -6,8 +6,10 @@ describes each field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from ..record import record
 
 # What an operation or the plan did to one pod (PodChange.change).
 EVICTED = "Evicted"  # the eviction API accepted it; the pod is gone from its node
@@ -22,7 +24,7 @@ PLACED = "Placed"  # a created pod the plan placed
 PENDING = "Pending"  # a recreated or created pod the plan could not place
 
 
-@dataclass
+@record
 class NodeUsage:
     """One node's "Allocated resources" as ``kubectl describe node`` shows them.
 
@@ -40,7 +42,7 @@ class NodeUsage:
     unschedulable: bool = False
 
 
-@dataclass
+@record
 class PodChange:
     pod: str  # namespace/name
     change: str  # one of the constants above
@@ -53,7 +55,7 @@ class PodChange:
     operation: str = ""  # the operation that caused it ("drain node-1"), "" for the plan
 
 
-@dataclass
+@record
 class OperationResult:
     """One applied operation: its text as given, and what it did."""
 
@@ -67,7 +69,7 @@ class OperationResult:
         return sum(1 for c in self.changes if c.change == change)
 
 
-@dataclass
+@record
 class WhatIfReport:
     operations: list[OperationResult] = field(default_factory=list)
     before: list[NodeUsage] = field(default_factory=list)

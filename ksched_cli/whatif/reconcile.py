@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Protocol
 
 from ..api.node import Node
 from ..api.pod import Pod
 from ..engine.cluster import Cluster
+from ..record import record
 from .daemonset import daemon_pod_for, daemon_set_templates
 from .pending_copy import copy_pending
 
@@ -27,7 +28,7 @@ REPLACING_KINDS = frozenset({"ReplicaSet", "ReplicationController", "StatefulSet
 _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 
 
-@dataclass
+@record
 class Reconciled:
     # (new pending pod, the deleted pod it replaces or None)
     created: list[tuple[Pod, Pod | None]] = field(default_factory=list)

@@ -8,7 +8,6 @@ import functools
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from ..errors import KschedError, Location
 from ..manifests.fastyaml import Duplicate, TooDeep
 from ..manifests.positions import field_position
 from ..manifests.yamlscan import scan_events
+from ..record import record
 from ..yamlio import load_documents, read_text
 
 SCHEMA = "scenario-v1.json"
@@ -40,7 +40,7 @@ ACTIONS: Mapping[str, str] = {
 SHAPES = {"addNodes": "FILE=N", "scale": "KIND/NAME=N"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     index: int
     time: float  # simulated seconds
@@ -62,7 +62,7 @@ class Step:
         return f"{self.name}: {text}" if self.name else text
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Scenario:
     path: Path
     text: str

@@ -8,13 +8,14 @@ nothing is left to do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..config.types import SchedulerConfig
 from ..engine.cluster import Cluster
 from ..engine.engine import Engine, EngineOptions
 from ..engine.records import Attempt, Plan
 from ..errors import KschedError
+from ..record import record
 from .apply import finish_report
 from .controllers_reconciler import default_reconciler
 from .drain_wait import DrainRetries, drive
@@ -28,7 +29,7 @@ from .scenario import ACTIONS, Scenario, Step
 from .usage import node_usage
 
 
-@dataclass
+@record
 class TimelineEntry:
     time: float
     step: str  # the step as written, or "start"
@@ -38,7 +39,7 @@ class TimelineEntry:
     attempts: list[Attempt] = field(default_factory=list)
 
 
-@dataclass
+@record
 class Timeline:
     entries: list[TimelineEntry]
     report: WhatIfReport

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from ..manifests.checks import check_object
 from ..manifests.files import read_documents
 from ..manifests.kinds import KINDS as KIND_SPECS
 from ..manifests.origin import Origin, positioned_error
+from ..record import record
 from ..versions.releases import features_for, minor_version
 
 # kind -> path of its pod template inside the object
@@ -58,7 +58,7 @@ def _check(raw: Mapping[str, Any], kind: str, version: str) -> None:
         raise ObjectErrors(problems)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pick:
     """``--workload KIND/NAME`` (and ``-n NS``): which object of a chart to count."""
 

@@ -8,7 +8,6 @@ pods. The two TTL caches expire on the simulated clock, checked when read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -19,6 +18,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo, Resource
 from ...framework.types import PODS_TO_ACTIVATE_KEY, PodsToActivate
+from ...record import record
 from .quantity import (
     BINARY_SI,
     DECIMAL_SI,
@@ -44,7 +44,7 @@ class PermitDecision(Enum):
     WAIT = "Wait"
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PermitState:
     """Written by Permit when the group's first member waits, so siblings get activated."""
 

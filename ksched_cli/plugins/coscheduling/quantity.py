@@ -10,10 +10,10 @@ and on the scales of what was subtracted. This module keeps that representation.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 
 from ...api.quantity import parse_quantity
+from ...record import record
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -37,7 +37,7 @@ def _fits(value: int) -> bool:
     return INT64_MIN <= value <= INT64_MAX
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class GoQuantity:
     """int64Amount (value, scale), Format, the cached string ``s``, or an inf.Dec value."""
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Protocol
 
 from ...api.pod import Pod
 from ...api.selectors import LabelSelector
 from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import AffinityTerm, PodInfo
+from ...record import record
 from .overlay import CountsOverlay, overlay
 
 ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = (
@@ -36,7 +37,7 @@ class Term(Protocol):
     def matches(self, pod: Pod, ns_labels: Mapping[str, str]) -> bool: ...
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class IncomingTerm:
     """An incoming pod's term with its namespaceSelector folded into the namespaces.
 
@@ -147,7 +148,7 @@ def update_with_anti_affinity_terms(
             _bump(counts, (key, node_labels[key]), value)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PreFilterState:
     """Topology counts computed at PreFilter; AddPod/RemovePod keep them current."""
 

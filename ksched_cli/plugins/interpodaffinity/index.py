@@ -11,12 +11,13 @@ path (``vectorize``) reads them; filtering.py and scoring.py stay the reference.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ...api.pod import Pod
 from ...framework.columns import NodeColumns
 from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import AffinityTerm, PodInfo, pod_info
+from ...record import record
 from .filtering import (
     IncomingTerm,
     NamespaceLabels,
@@ -171,7 +172,7 @@ def existing_terms(columns: NodeColumns) -> ExistingTerms:
     return columns.watcher(EXISTING_KEY, lambda infos: ExistingTerms(columns, infos))
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class LivePreFilterState(PreFilterState):
     """A PreFilter state built from the live tables, which filter_mask reads per node
     for as long as no pod has been bound or removed since (``changes``)."""

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ...api.pod import Pod
 from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import PodInfo, WeightedAffinityTerm
 from ...framework.types import MAX_NODE_SCORE, NodeScore
+from ...record import record
 from .filtering import IncomingTerm, NamespaceLabels, Term, resolve_term
 
 ScoreMap = dict[str, dict[str, int]]
 
 
-@dataclass(slots=True, frozen=True)
+@record(slots=True, frozen=True)
 class WeightedIncomingTerm:
     """A preferred term of the incoming pod, and its weight."""
 
@@ -22,7 +23,7 @@ class WeightedIncomingTerm:
     weight: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PreScoreState:
     """Per topology key and value, the summed weights of matching terms."""
 
@@ -62,7 +63,7 @@ def _process_term(
         _add(scores, key, node_labels[key], amount)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class ScoreBuilder:
     """Accumulates the topology scores of one PreScore over the existing pods."""
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ...api.pod import Pod
 from ...api.resources import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_scalar_resource
@@ -20,6 +19,7 @@ from ...framework.interface import Handle, PreFilterExtensions, ScoreExtensions
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import Code, Status, as_error
 from ...framework.types import PreFilterResult
+from ...record import record
 from ...versions.features import features_of
 from .resource_allocation import ResourceAllocationScorer, ScorerFn
 from .vector import fit_mask_at, fit_statuses, has_array_form, strategy_scores
@@ -50,7 +50,7 @@ def is_extended_resource_name(name: str) -> bool:
     return len(prefix) <= 253 and len(local) <= 63 and bool(_QUALIFIED_NAME.match(quota_name))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class InsufficientResource:
     """A resource the node lacks for the pod, with the numbers."""
 

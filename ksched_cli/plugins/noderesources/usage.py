@@ -8,7 +8,6 @@ pod count. ``Usage`` holds those numbers for some nodes, and ``fit_codes`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,6 +17,7 @@ from ...api.resources import CPU, EPHEMERAL_STORAGE, MEMORY
 from ...framework.columns import BoolArray, IntArray, NodeColumns
 from ...framework.nominations import PODS_COUNT, Nominations
 from ...framework.status import Code, Status
+from ...record import record
 
 if TYPE_CHECKING:
     from .fit import PreFilterState
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 UNRESOLVABLE_BIT = 62
 
 
-@dataclass
+@record
 class Usage:
     """Requested resources per node (``values[name][k]`` for the k-th node of a selection).
 

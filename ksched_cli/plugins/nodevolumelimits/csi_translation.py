@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from ...api.pod import Volume
 from ...api.selectors import NodeSelector, NodeSelectorTerm, Requirement
+from ...record import record
 from .utils import volume_member
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class TranslationError(Exception):
     """A volume the translator cannot express as a CSI volume."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class InTreePlugin:
     """An in-tree volume plugin and the CSI driver that supersedes it."""
 

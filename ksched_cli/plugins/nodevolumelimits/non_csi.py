@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...api.node import Node
@@ -19,6 +18,7 @@ from ...framework.interface import Handle
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import SKIP, Code, Status
 from ...framework.types import PreFilterResult
+from ...record import record
 from ...versions.features import features_of
 from .csi import UNBOUND_ID_PREFIX
 from .utils import (
@@ -60,7 +60,7 @@ def max_ebs_volumes(node: Node) -> int:
     return DEFAULT_MAX_EBS_VOLUMES
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class VolumeFilter:
     """Which volumes one plugin counts, and its limit."""
 

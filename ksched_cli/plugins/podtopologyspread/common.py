@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...api.node import Node
@@ -12,6 +11,7 @@ from ...api.pod import Pod, TopologySpreadConstraint
 from ...api.selectors import LabelSelector, NodeSelector, Requirement
 from ...framework.nodeinfo import NodeInfo
 from ...framework.podinfo import PodInfo
+from ...record import record
 from ..helpers.taints import do_not_schedule_taints, find_matching_untolerated_taint
 
 if TYPE_CHECKING:  # workload objects only in annotations: their module loads with them
@@ -34,7 +34,7 @@ SYSTEM_DEFAULT_CONSTRAINTS = (
 TopologyPair = tuple[str, str]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Constraint:
     """A spread constraint with its selector resolved; ``selector=None`` selects nothing."""
 
@@ -90,7 +90,7 @@ def node_has_keys(labels: Mapping[str, str], constraints: Sequence[Constraint]) 
     return all(c.topology_key in labels for c in constraints)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RequiredNodeAffinity:
     """The pod's nodeSelector and required affinity terms (nodeaffinity.GetRequiredNodeAffinity)."""
 
@@ -186,7 +186,7 @@ def count_matching(pods: Iterable[PodInfo], selector: LabelSelector, namespace: 
     return count
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CountKey:
     """What a count depends on, interned to ``id`` for cheap memo lookups."""
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ...api.node import Node
 from ...api.pod import Pod
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import Code, Status
+from ...record import record
 from .common import (
     NAME,
     Constraint,
@@ -74,7 +74,7 @@ class CriticalPaths:
         return copy
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class PreFilterState:
     """Matching pods per topology pair of the pod's hard constraints.
 

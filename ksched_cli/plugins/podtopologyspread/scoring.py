@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...api.pod import Pod
 from ...framework.nodeinfo import NodeInfo
 from ...framework.types import MAX_NODE_SCORE, MAX_TOTAL_SCORE, NodeScore
+from ...record import record
 from ..helpers.normalize import go_div
 from .common import (
     HOSTNAME_LABEL,
@@ -30,7 +30,7 @@ PRE_SCORE_STATE_KEY = "PreScore" + NAME
 INVALID_SCORE = -1
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class PreScoreState:
     """Soft constraints with their per-pair counts; hostname counts are taken in Score."""
 

@@ -8,7 +8,7 @@ as having enough capacity and "did not have enough free storage" never arises.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ...api.node import Node
@@ -20,6 +20,7 @@ from ...api.storage import (
     PersistentVolumeClaim,
     match_topology_terms,
 )
+from ...record import record
 from ...versions.features import features_of
 from ..nodevolumelimits.csi_translation import TranslationError, plugin_for_pv, translate_pv
 from ..nodevolumelimits.utils import (
@@ -60,13 +61,13 @@ class BinderError(Exception):
     """An error (not a node misfit) in volume binding; the status is Error."""
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class BindingInfo:
     pvc: PersistentVolumeClaim
     pv: PersistentVolume
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PodVolumes:
     """What binding a pod's volumes on one node takes."""
 
@@ -74,7 +75,7 @@ class PodVolumes:
     dynamic_provisions: list[PersistentVolumeClaim] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PodVolumeClaims:
     bound: list[PersistentVolumeClaim] = field(default_factory=list)
     unbound_delay_binding: list[PersistentVolumeClaim] = field(default_factory=list)
@@ -83,7 +84,7 @@ class PodVolumeClaims:
     unbound_volumes_delay_binding: dict[str, list[PersistentVolume]] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Fit:
     """FindPodVolumes' per-node verdicts, turned into reasons at the end."""
 

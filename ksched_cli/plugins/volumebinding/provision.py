@@ -11,7 +11,6 @@ region and zone labels, else the node itself; a node-local provisioner pins the 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 
 from ...api.meta import ObjectMeta
 from ...api.node import Node
@@ -26,6 +25,7 @@ from ...api.storage import (
     StorageClass,
     VolumeSource,
 )
+from ...record import record
 from .pv_helpers import PHASE_BOUND, copy_pvc
 
 # Provisioners whose volumes live on one node's disk (they set kubernetes.io/hostname).
@@ -36,7 +36,7 @@ HOSTNAME = "kubernetes.io/hostname"
 WELL_KNOWN_KEYS = ("topology.kubernetes.io/region", "topology.kubernetes.io/zone")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Topology:
     """Where a provisioned volume can be used, and the rule that said so."""
 

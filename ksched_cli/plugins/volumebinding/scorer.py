@@ -4,17 +4,17 @@ VolumeCapacityPriority is on, which v1.30 does not allow by default."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from ...config.args import UtilizationShapePoint
 from ...framework.types import MAX_NODE_SCORE
+from ...record import record
 from ..helpers.shape import FunctionShapePoint, build_broken_linear_function
 
 MAX_UTILIZATION = 100
 MAX_CUSTOM_PRIORITY_SCORE = 10
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class StorageResource:
     requested: int = 0
     capacity: int = 0

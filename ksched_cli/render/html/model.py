@@ -9,11 +9,12 @@ command captures before and after its own operations the same way.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ...api.node import Node
 from ...api.pod import Pod
 from ...plugins.helpers.taints import do_not_schedule_taints, tolerations_tolerate_taint
+from ...record import record
 
 # The resources every node bar shows, in this order; cpu in millicores, memory in bytes.
 RESOURCES = ("cpu", "memory", "pods")
@@ -21,7 +22,7 @@ RESOURCES = ("cpu", "memory", "pods")
 ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NodeState:
     """One node at one moment: its zone, allocatable and requested amounts, and its pods."""
 
@@ -34,7 +35,7 @@ class NodeState:
     unusable: str = ""  # why pending pods cannot use the node (unusable_reason), or ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ClusterState:
     """Every node at one moment, in input order."""
 

@@ -7,13 +7,14 @@ pods on the copies where they should run.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from ... import limits
 from ...api.node import Node
 from ...engine.cluster import Cluster
 from ...errors import KschedError
+from ...record import record
 from ..inputs import load_cluster
 from ..model import OperationResult
 from .base import OpContext
@@ -37,7 +38,7 @@ def _shape(option: str) -> str:
     return "FILE=N" if option == OPTION else "KIND/NAME=N"
 
 
-@dataclass
+@record
 class AddNodes:
     file: str
     count: int

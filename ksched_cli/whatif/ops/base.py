@@ -4,7 +4,7 @@ controllers that recreate deleted pods."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from difflib import SequenceMatcher
 from typing import Protocol
 
@@ -12,6 +12,7 @@ from ...api.node import Node
 from ...api.pod import Pod
 from ...engine.cluster import Cluster
 from ...errors import KschedError
+from ...record import record
 from ..drain_wait import DrainRetries
 from ..model import CREATED, DELETED, RECREATED, OperationResult, PodChange
 from ..reconcile import Reconciler
@@ -54,7 +55,7 @@ class Operation(Protocol):
     def apply(self, ctx: OpContext) -> OperationResult: ...
 
 
-@dataclass
+@record
 class OpContext:
     target: ClusterTarget
     reconciler: Reconciler
@@ -118,7 +119,7 @@ def owner_text(pod: Pod) -> str:
     return f"{ref.kind.lower()}/{ref.name}" if ref is not None else ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NodeChoice:
     """A node named on the command line, or ``-l SELECTOR`` over node labels."""
 
@@ -159,7 +160,7 @@ class NodeChoice:
         return f"-l {selector}" if selector is not None else self.value
 
 
-@dataclass
+@record
 class NodeOperation:
     """An operation on the nodes a ``NodeChoice`` names; checking it resolves the choice."""
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ...record import record
 from ..model import OperationResult
 from .base import NodeOperation, OpContext
 
 
-@dataclass
+@record
 class Cordon(NodeOperation):
     unschedulable: bool = True
 

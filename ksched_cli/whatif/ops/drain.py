@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...api.node import Node
 from ...api.pod import Pod
 from ...engine.cluster import Cluster
 from ...engine.pdb_status import refresh
+from ...record import record
 from ..drain_filters import delete_status, warnings
 from ..eviction import evict
 from ..model import BLOCKED, EVICTED, LOST, STAYS, OperationResult, PodChange
@@ -17,7 +16,7 @@ MIRROR_REASON = "mirror pod: the kubelet owns it"
 LOST_REASON = "deleting Pods that declare no controller: nothing recreates it"
 
 
-@dataclass
+@record
 class Drain(NodeOperation):
     def apply(self, ctx: OpContext) -> OperationResult:
         result = OperationResult(self.text, ctx.time)

@@ -7,20 +7,19 @@ CSINodeAdd, StorageClassAdd; see LiveTarget.storage_added).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...engine import events as ev
 from ...engine.cluster import Cluster
 from ...engine.pdb_status import fill_missing_statuses
 from ...errors import KschedError
 from ...manifests.loader import load_into
+from ...record import record
 from ..controllers_reconciler import OBJECT_LISTS
 from ..model import CREATED, DELETED, LOST, OperationResult, PodChange
 from .base import NodeChoice, OpContext, owner_text
 from .remove_node import RemoveNode
 
 
-@dataclass
+@record
 class CreateObjects:
     """The Nodes, Pods and PodDisruptionBudgets of a manifest file."""
 
@@ -83,7 +82,7 @@ _STORAGE = (
 )
 
 
-@dataclass
+@record
 class DeleteObject:
     kind: str
     name: str

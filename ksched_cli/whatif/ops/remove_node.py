@@ -6,14 +6,13 @@ bound to a node that no longer exists); controllers replace theirs elsewhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ...record import record
 from ..model import DELETED, LOST, OperationResult, PodChange
 from .base import NodeOperation, OpContext, owner_text
 from .drain import pods_on
 
 
-@dataclass
+@record
 class RemoveNode(NodeOperation):
     def apply(self, ctx: OpContext) -> OperationResult:
         result = OperationResult(self.text, ctx.time)

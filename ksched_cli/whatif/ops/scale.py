@@ -11,13 +11,13 @@ import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ...api.pod import Pod
 from ...api.printed_names import parse_name
 from ...api.workloads import ReplicasSpec, StatefulSetSpec, Workload
 from ...engine.cluster import Cluster
 from ...errors import KschedError
+from ...record import record
 from ..controllers_reconciler import OBJECT_LISTS, Controllers, in_input
 from ..model import CREATED, DELETED, OperationResult, PodChange
 from ..pending_copy import copy_pending
@@ -32,7 +32,7 @@ HASH_LABEL = "pod-template-hash"
 _ORDINAL = re.compile(r"-(\d+)$")
 
 
-@dataclass
+@record
 class Scale:
     kind: str
     namespace: str
