@@ -30,6 +30,11 @@ from .runtime import Framework
 from .schedule_one import Sampler
 from .snapshot import Snapshot
 
+# Below this many nodes the per-node reference runs: NumPy's cost per call outweighs
+# arrays of one or two elements (benchmarks/RESULTS.md), and a one-node plan, which has
+# nothing to score, need not import NumPy at all.
+ARRAYS_FROM_NODES = 3
+
 
 @record
 class EngineOptions:
@@ -37,8 +42,9 @@ class EngineOptions:
 
     tie_break: str = "lowest-name"  # or "random"
     seed: int = 0
-    # False runs every plugin node by node: the reference the array paths must equal.
-    vectorize: bool = True
+    # False runs every plugin node by node: the reference the array paths must equal;
+    # True takes the array paths; None: arrays from ARRAYS_FROM_NODES nodes.
+    vectorize: bool | None = None
     # What attempts keep: "full" (raw, normalized and weighted scores, filtered nodes),
     # "weighted" (weighted scores and filtered nodes: -o json --explain), or "summary"
     # (the chosen node's total and the runner-up: enough for tables, and light).
@@ -71,7 +77,10 @@ class Engine:
         )
         rng = random.Random(self.options.seed) if self.options.tie_break == "random" else None
         self.sampler = Sampler(config.percentage_of_nodes_to_score, 0, rng)
-        self.sampler.vectorize = self.options.vectorize
+        vectorize = self.options.vectorize
+        if vectorize is None:
+            vectorize = len(cluster.nodes) >= ARRAYS_FROM_NODES
+        self.sampler.vectorize = vectorize
         self.sampler.record_rejected = self.options.record != "summary"
         self.sampler.tie_heap = self.features.tie_break_heap
         if self.features.opportunistic_batching:
@@ -81,7 +90,7 @@ class Engine:
         self.sampler.extenders = cluster.extenders = self.extenders
         self.frameworks = {p.scheduler_name: Framework(p, self) for p in config.profiles}
         for fwk in self.frameworks.values():
-            fwk.vectorize = self.options.vectorize
+            fwk.vectorize = vectorize
         first = self.frameworks[config.profiles[0].scheduler_name]
         sort = first.queue_sort_plugins[0] if first.queue_sort_plugins else None
         less = sort.less if sort is not None else _fifo_less

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ..api.pod import Pod
 from ..framework.columns import BoolArray, IntArray, LiveNodes, NodeColumns, pick
 from ..framework.cycle_state import CycleState
 from ..framework.interface import FilterPlugin
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
+from ..lazy_numpy import np
 from ..plugins.noderesources.fit import NAME as FIT
 from ..plugins.resource_only import (
     fit_decides_nominated,

@@ -6,10 +6,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import field
 from typing import Any, overload
 
-import numpy as np
-
 from ..framework.columns import IntArray, pick
 from ..framework.types import PreemptionCandidate, PreemptionRecord
+from ..lazy_numpy import np
 from ..record import record
 
 __all__ = ["PreemptionCandidate", "PreemptionRecord"]

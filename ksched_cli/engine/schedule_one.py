@@ -8,8 +8,6 @@ from collections.abc import Set as AbstractSet
 from dataclasses import field
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ..api.pod import Pod
 from ..extender.scheduling import EXTENDER_NAME, Extenders
 from ..extender.transport import ExtenderError
@@ -18,6 +16,7 @@ from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import Diagnosis, FitError
+from ..lazy_numpy import np
 from ..record import record
 from .masks import walk_with_masks
 from .records import ScoreTable

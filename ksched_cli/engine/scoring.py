@@ -6,9 +6,8 @@ Arrays where plugins offer ``score_array``/``normalize_array``, per-node calls o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from ..api.pod import Pod
 from ..framework import interface as fi
@@ -17,12 +16,17 @@ from ..framework.cycle_state import CycleState
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status, as_error
 from ..framework.types import MAX_NODE_SCORE, MIN_NODE_SCORE, NodeScore
+from ..lazy_numpy import np
 from .records import PositionNames, ScoreTable
 
 if TYPE_CHECKING:
     from .runtime import Framework
 
-_EMPTY: IntArray = np.zeros(0, dtype=np.int64)
+
+@cache
+def _empty() -> IntArray:
+    """No scores: one shared empty array, made with the first (NumPy loads on first use)."""
+    return np.zeros(0, dtype=np.int64)
 
 
 def live_index(nodes: Sequence[NodeInfo]) -> IntArray | None:
@@ -54,7 +58,7 @@ def run_score(
     RunScorePlugins does (so a Score error wins over an earlier plugin's bad score)."""
     plugins = [pl for pl in fwk.score_plugins if pl.name not in state.skip_score_plugins]
     index = live_index(nodes)
-    table = score_table(nodes, [pl.name for pl in plugins], _EMPTY, index)
+    table = score_table(nodes, [pl.name for pl in plugins], _empty(), index)
     for pl in plugins:
         raw, status = _raw_scores(fwk, pl, state, pod, nodes, index)
         if status is not None:
@@ -114,7 +118,7 @@ def _raw_scores(
     for ni in nodes:
         value, status = pl.score(state, pod, ni)
         if status is not None and status.code != Code.SUCCESS:
-            return _EMPTY, as_error(f'plugin "{pl.name}" failed with: {status.message()}')
+            return _empty(), as_error(f'plugin "{pl.name}" failed with: {status.message()}')
         values.append(value)
     return np.array(values, dtype=np.int64), None
 
@@ -138,5 +142,5 @@ def _normalized(
     scores = [NodeScore(ni.name, int(v)) for ni, v in zip(nodes, raw.tolist(), strict=True)]
     status = ext.normalize_score(state, pod, scores)
     if status is not None and status.code != Code.SUCCESS:
-        return _EMPTY, as_error(f'plugin "{pl.name}" failed with: {status.message()}')
+        return _empty(), as_error(f'plugin "{pl.name}" failed with: {status.message()}')
     return np.array([ns.score for ns in scores], dtype=np.int64), None

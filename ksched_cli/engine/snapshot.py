@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import numpy as np
-
 from ..api.node import Node
 from ..framework.columns import NodeColumns
 from ..framework.nodeinfo import ImageStateSummary, NodeInfo
+from ..lazy_numpy import np
 from ..versions.features import V130, Features
 
 ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
@@ -85,10 +84,14 @@ class Snapshot:
 
     def have_pods_with_affinity_list(self) -> Sequence[NodeInfo]:
         infos = self.node_infos
+        if not self.columns.arrays_made:  # per-node paths: no array to read
+            return [ni for ni in infos if ni.pods_with_affinity]
         return [infos[i] for i in np.flatnonzero(self.columns.affinity_pods).tolist()]
 
     def have_pods_with_required_anti_affinity_list(self) -> Sequence[NodeInfo]:
         infos = self.node_infos
+        if not self.columns.arrays_made:
+            return [ni for ni in infos if ni.pods_with_required_anti_affinity]
         return [infos[i] for i in np.flatnonzero(self.columns.anti_affinity_pods).tolist()]
 
     def __len__(self) -> int:

@@ -17,9 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-import numpy as np
-
 from ..framework.columns import IntArray
+from ..lazy_numpy import np
 
 
 class NodeScoreHeap:

@@ -10,8 +10,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ..api.pod import Pod
 from ..config.types import Extender
 from ..errors import KschedError, Location
@@ -19,6 +17,7 @@ from ..framework.columns import IntArray
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import MAX_NODE_SCORE
+from ..lazy_numpy import np
 from ..record import record
 from .transport import ExtenderError, HTTPTransport, TLSSetupError, Transport
 from .wire import MAX_EXTENDER_PRIORITY

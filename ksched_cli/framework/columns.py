@@ -12,8 +12,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
-import numpy as np
-
+from ..lazy_numpy import np
 from .nominations import amount
 
 if TYPE_CHECKING:
@@ -26,8 +25,8 @@ if TYPE_CHECKING:
     IntArray = npt.NDArray[np.int64]
     BoolArray = npt.NDArray[np.bool_]
     FloatArray = npt.NDArray[np.float64]
-else:  # numpy.typing costs tens of milliseconds to import; annotations only need a name
-    IntArray = BoolArray = FloatArray = np.ndarray
+else:  # annotations only need a name (NumPy itself loads with its first use)
+    IntArray = BoolArray = FloatArray = Any
 
 
 T = TypeVar("T")
@@ -65,32 +64,34 @@ W = TypeVar("W", bound=PodWatcher)
 
 
 class NodeColumns:
+    """The live nodes' data as arrays, kept current by ``update`` on every bind and removal.
+
+    The base arrays (name ranks, allocatable and requested resources, pod counts) are
+    made with the first read of one of them, so a plan that takes only per-node paths
+    never imports NumPy (``lazy_numpy``).
+    """
+
+    name_rank: IntArray
+    alloc_cpu: IntArray
+    alloc_mem: IntArray
+    alloc_eph: IntArray
+    alloc_pods: IntArray
+    req_cpu: IntArray
+    req_mem: IntArray
+    req_eph: IntArray
+    nz_cpu: IntArray
+    nz_mem: IntArray
+    pod_count: IntArray
+    affinity_pods: IntArray
+    anti_affinity_pods: IntArray
+    positions: IntArray
+
     def __init__(self, infos: Sequence[NodeInfo]) -> None:
-        n = len(infos)
-        self.size = n
+        self.size = len(infos)
         self.infos = list(infos)
         self.names = [ni.name for ni in infos]
         self.by_name = {ni.name: ni for ni in infos}
-        # Each node's place in name order: ties among nodes go by name without strings.
-        self.name_rank = np.empty(n, dtype=np.int64)
-        self.name_rank[sorted(range(n), key=self.names.__getitem__)] = np.arange(n)
-        self.alloc_cpu = np.array([ni.allocatable.milli_cpu for ni in infos], dtype=np.int64)
-        self.alloc_mem = np.array([ni.allocatable.memory for ni in infos], dtype=np.int64)
-        self.alloc_eph = np.array(
-            [ni.allocatable.ephemeral_storage for ni in infos], dtype=np.int64
-        )
-        self.alloc_pods = np.array(
-            [ni.allocatable.allowed_pod_number for ni in infos], dtype=np.int64
-        )
-        self.req_cpu = np.zeros(n, dtype=np.int64)
-        self.req_mem = np.zeros(n, dtype=np.int64)
-        self.req_eph = np.zeros(n, dtype=np.int64)
-        self.nz_cpu = np.zeros(n, dtype=np.int64)
-        self.nz_mem = np.zeros(n, dtype=np.int64)
-        self.pod_count = np.zeros(n, dtype=np.int64)
-        self.affinity_pods = np.zeros(n, dtype=np.int64)
-        self.anti_affinity_pods = np.zeros(n, dtype=np.int64)
-        self.positions = np.arange(n, dtype=np.int64)
+        self._built = False
         self._scalar_req: dict[str, IntArray] = {}
         # Live per-node counts of pods matching a predicate (e.g. a spread selector).
         self._match_counts: dict[Any, tuple[IntArray, Any]] = {}
@@ -106,8 +107,37 @@ class NodeColumns:
         # Per-plugin caches of results that depend only on static node data
         # (labels, taints): keyed by the plugin and the pod's relevant spec.
         self.static_cache: dict[Any, Any] = {}
+        # Until its arrays are made the object is an _Unmade, whose __getattr__ makes them;
+        # NodeColumns itself has none, since one would slow every attribute read.
+        self.__class__ = _Unmade
+
+    @property
+    def arrays_made(self) -> bool:
+        """Whether the base arrays exist (a plan on per-node paths never makes them)."""
+        return self._built
+
+    def _build(self) -> None:
+        infos, n = self.infos, self.size
+        self._built = True
+        self.__class__ = NodeColumns
+        # Each node's place in name order: ties among nodes go by name without strings.
+        self.name_rank = np.empty(n, dtype=np.int64)
+        self.name_rank[sorted(range(n), key=self.names.__getitem__)] = np.arange(n)
+        self.alloc_cpu = np.array([ni.allocatable.milli_cpu for ni in infos], dtype=np.int64)
+        self.alloc_mem = np.array([ni.allocatable.memory for ni in infos], dtype=np.int64)
+        self.alloc_eph = np.array(
+            [ni.allocatable.ephemeral_storage for ni in infos], dtype=np.int64
+        )
+        self.alloc_pods = np.array(
+            [ni.allocatable.allowed_pod_number for ni in infos], dtype=np.int64
+        )
+        for name in ("req_cpu", "req_mem", "req_eph", "nz_cpu", "nz_mem", "pod_count"):
+            setattr(self, name, np.zeros(n, dtype=np.int64))
+        self.affinity_pods = np.zeros(n, dtype=np.int64)
+        self.anti_affinity_pods = np.zeros(n, dtype=np.int64)
+        self.positions = np.arange(n, dtype=np.int64)
         for i, ni in enumerate(infos):
-            self.update(i, ni)
+            self._update_base(i, ni)
 
     def update(self, i: int, ni: NodeInfo, pod: Pod | None = None, sign: int = 0) -> None:
         """Node ``i`` changed (``pod`` added with sign 1 or removed with -1, if given)."""
@@ -118,6 +148,14 @@ class NodeColumns:
             for (priority, name), column in self._below.items():
                 if pod.priority < priority:
                     column[i] += sign * amount(pod, name)
+        if self._built:
+            self._update_base(i, ni)
+        for name, column in self._scalar_req.items():
+            column[i] = ni.requested.scalar_resources.get(name, 0)
+        for column, count in self._match_counts.values():
+            column[i] = count(ni)
+
+    def _update_base(self, i: int, ni: NodeInfo) -> None:
         req = ni.requested
         self.req_cpu[i] = req.milli_cpu
         self.req_mem[i] = req.memory
@@ -127,10 +165,6 @@ class NodeColumns:
         self.pod_count[i] = len(ni.pods)
         self.affinity_pods[i] = len(ni.pods_with_affinity)
         self.anti_affinity_pods[i] = len(ni.pods_with_required_anti_affinity)
-        for name, column in self._scalar_req.items():
-            column[i] = req.scalar_resources.get(name, 0)
-        for column, count in self._match_counts.values():
-            column[i] = count(ni)
 
     @property
     def changes(self) -> int:
@@ -243,3 +277,13 @@ class NodeColumns:
             )
             self.static_cache[key] = mask
         return mask
+
+
+class _Unmade(NodeColumns):
+    """NodeColumns before the first read of a base array."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or self._built:
+            raise AttributeError(name)
+        self._build()
+        return getattr(self, name)

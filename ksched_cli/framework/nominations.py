@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ..api.pod import Pod
+from ..lazy_numpy import np
 
 if TYPE_CHECKING:
     from .columns import BoolArray, IntArray, NodeColumns
@@ -46,12 +45,14 @@ class Nominations:
         self._pods: list[Pod | None] = []  # None: the nomination was deleted
         self._row_of: dict[str, int] = {}
         self._dead = 0
-        self._reset_arrays()
-
-    def _reset_arrays(self) -> None:
+        # The arrays are made by the first sync, and made again for other columns.
         self._columns: NodeColumns | None = None
         self._synced = 0  # rows already in the arrays
         self._killed: list[int] = []  # synced rows deleted since the last sync
+
+    def _reset_arrays(self) -> None:
+        self._synced = 0
+        self._killed = []
         empty = np.zeros(0, dtype=np.int64)
         self._node_index: IntArray = empty
         self._priority: IntArray = empty
@@ -78,7 +79,9 @@ class Nominations:
             self._pods = [p for _, p in live]
             self._row_of = {p.uid: i for i, (_, p) in enumerate(live)}
             self._dead = 0
-            self._reset_arrays()
+            self._columns = None  # rows moved: the next sync makes the arrays again
+            self._synced = 0
+            self._killed.clear()
 
     def totals(
         self, columns: NodeColumns, names: list[str], min_priority: int, exclude_uid: str

@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from ..api.pod import Pod
 from ..framework.columns import IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
@@ -24,6 +22,7 @@ from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import SKIP, Code, Status, as_error
 from ..framework.types import PostFilterResult, PreFilterResult
+from ..lazy_numpy import np
 
 NAME = "DynamicResources"
 STATE_KEY = NAME

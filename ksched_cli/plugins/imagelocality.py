@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from ..api.pod import Pod
 from ..framework.columns import BoolArray, IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
@@ -19,6 +17,7 @@ from ..framework.interface import Handle
 from ..framework.nodeinfo import ImageStateSummary, NodeInfo
 from ..framework.status import Status
 from ..framework.types import MAX_NODE_SCORE
+from ..lazy_numpy import np
 from ..versions.features import features_of
 from .helpers.prepare import live_columns
 

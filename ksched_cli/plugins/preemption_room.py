@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from ..api.pod import Pod
 from ..api.resources import CPU, EPHEMERAL_STORAGE, MEMORY
 from ..framework.columns import IntArray, NodeColumns
 from ..framework.nodeinfo import NodeInfo
 from ..framework.nominations import PODS_COUNT, Nominations, amount
 from ..framework.podinfo import PodInfo
+from ..lazy_numpy import np
 from .noderesources.fit import PreFilterState
 from .noderesources.usage import Usage, live_usage, lower_priority_usage, nominated_usage
 

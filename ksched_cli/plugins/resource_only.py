@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..api.pod import Pod
 from ..api.policy import PodDisruptionBudget
 from ..framework.columns import IntArray, NodeColumns
@@ -25,6 +23,7 @@ from ..framework.nodeinfo import NodeInfo
 from ..framework.nominations import PODS_COUNT
 from ..framework.podinfo import PodInfo
 from ..framework.status import Code, Status, as_error
+from ..lazy_numpy import np
 from ..versions.features import features_of
 from .noderesources.fit import NAME as FIT
 from .noderesources.fit import PRE_FILTER_STATE_KEY, PreFilterState

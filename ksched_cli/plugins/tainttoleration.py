@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from ..api.pod import Pod, Toleration
 from ..framework.columns import BoolArray, IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
@@ -17,6 +15,7 @@ from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import Code, Status
 from ..framework.types import MAX_NODE_SCORE, NodeScore
+from ..lazy_numpy import np
 from ..versions.features import features_of
 from .helpers.normalize import default_normalize_score
 from .helpers.prepare import live_columns, one_per_shape

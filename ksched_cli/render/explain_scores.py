@@ -6,9 +6,8 @@ the winner, its closest rivals and how many nodes tied, so only those rows are b
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..engine.records import Attempt, PluginScores
+from ..lazy_numpy import np
 from ..record import record
 from .plain import format_rows
 

@@ -181,11 +181,25 @@ def test_small_plan_of_the_default_release_imports_no_storage_or_node_hints(
     assert _imported_by(["plan", str(path)], needed) == (0, needed)
 
 
+@pytest.mark.parametrize("release", ["1.30", "1.36"])
+def test_numpy_loads_with_the_first_plan_that_needs_arrays(tmp_path: Path, release: str) -> None:
+    # One node: the per-node paths and nothing to score. Two nodes: the per-node paths,
+    # but the score table is NumPy's. Three: the array paths.
+    path = tmp_path / "plan.yaml"
+    args = ["plan", str(path), "--kubernetes-version", release]
+    node = ONE_NODE.split("---")[0]
+    path.write_text(ONE_NODE)
+    assert _imported_by(args, ["numpy"]) == (0, [])
+    for name in ("n2", "n3"):
+        path.write_text(node.replace("n1", name) + "---\n" + path.read_text())
+        code, modules = _imported_by(args, ["numpy"])
+        assert (code, modules[:1]) == (0, ["numpy"])
+
+
 def test_user_config_and_workloads_still_import_them(tmp_path: Path) -> None:
     path = tmp_path / "one.yaml"
     path.write_text(
-        ONE_NODE
-        + "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n"
+        ONE_NODE + "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n"
         "  replicas: 1\n  selector: {matchLabels: {app: web}}\n"
         "  template:\n    metadata: {labels: {app: web}}\n"
         "    spec: {containers: [{name: c, image: pause}]}\n"

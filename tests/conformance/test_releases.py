@@ -14,13 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from ksched_cli.config.load import load_config
-from ksched_cli.engine.engine import Engine
-from ksched_cli.render.document import plan_document
 from ksched_cli.versions.releases import release
-from ksched_cli.whatif.inputs import load_cluster
 
-from .test_conformance import assert_same_plan
+from .test_conformance import assert_same_plan, plan_case
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 _FULL = os.environ.get("CI") == "true" or os.environ.get("KSCHED_CONFORMANCE") == "all"
@@ -59,8 +55,6 @@ def test_every_release_directory_is_wired() -> None:
 
 @pytest.mark.parametrize(("version", "case"), _params())
 def test_release_case(version: str, case: Path) -> None:
-    features = release(version).features
-    config = load_config(str(case / "profile.yaml"), features)
-    loaded = load_cluster([str(case / "cluster.yaml")], kubernetes_version=version)
-    actual = plan_document(Engine(config, loaded.cluster).run(), explain=True)
-    assert_same_plan(actual, json.loads((case / "expected.json").read_text()))
+    expected = json.loads((case / "expected.json").read_text())
+    for plan in plan_case(case, version):
+        assert_same_plan(plan, expected)

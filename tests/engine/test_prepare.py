@@ -18,7 +18,9 @@ from .test_equivalence import _affinity_cluster, _workload_cluster
 
 
 def _plan(cluster: Any) -> dict[str, Any]:
-    return plan_document(Engine(default_config(), cluster, EngineOptions()).run(), explain=True)
+    # The indexes are the array paths': forced on, whatever the cluster's size.
+    options = EngineOptions(vectorize=True)
+    return plan_document(Engine(default_config(), cluster, options).run(), explain=True)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -44,7 +46,7 @@ def test_prepared_spread_columns_plan_as_lazily_built_ones(
 
 @pytest.mark.parametrize("workload", ["pod-affinity", "topology-spreading"])
 def test_first_attempts_build_no_index(workload: str) -> None:
-    engine = Engine(default_config(), _workload_cluster(workload), EngineOptions())
+    engine = Engine(default_config(), _workload_cluster(workload), EngineOptions(vectorize=True))
     engine.start()
     columns = engine.snapshot.list()[0].columns
     assert columns is not None

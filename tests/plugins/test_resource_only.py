@@ -10,7 +10,7 @@ from ksched_cli.api.node import Node
 from ksched_cli.api.pod import Pod
 from ksched_cli.config.load import default_config
 from ksched_cli.engine.cluster import Cluster
-from ksched_cli.engine.engine import Engine
+from ksched_cli.engine.engine import Engine, EngineOptions
 from ksched_cli.framework.cycle_state import CycleState
 from ksched_cli.framework.status import Code
 from ksched_cli.plugins.resource_only import resource_only, select_victims_by_resources
@@ -26,7 +26,8 @@ class Case:
 
 
 def _outcome(case: Case, by_resources: bool) -> tuple[list[str], int, str, list[str]]:
-    engine = Engine(default_config(), Cluster(nodes=[case.node], pods=[*case.running]))
+    cluster = Cluster(nodes=[case.node], pods=[*case.running])
+    engine = Engine(default_config(), cluster, EngineOptions(vectorize=True))  # the array path
     for pod in case.nominated:
         engine.nominator.add(pod, case.node.name)
     fwk = engine.frameworks["default-scheduler"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...framework.columns import IntArray
+from ...lazy_numpy import np
 
 
 def go_div_array(a: IntArray, b: int) -> IntArray:

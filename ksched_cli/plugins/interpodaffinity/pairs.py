@@ -8,9 +8,8 @@ bind. The arrays give every live node's count with one indexing operation.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...framework.columns import IntArray, NodeColumns
+from ...lazy_numpy import np
 from .filtering import TopologyCounts, _bump
 
 NAME = "InterPodAffinity"

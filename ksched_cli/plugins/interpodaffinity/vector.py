@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeGuard
 
-import numpy as np
-
 from ...framework.columns import BoolArray, IntArray, NodeColumns
 from ...framework.status import Code, Status
 from ...framework.types import MAX_NODE_SCORE
+from ...lazy_numpy import np
 from .filtering import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,

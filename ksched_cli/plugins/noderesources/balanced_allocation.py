@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
-
 from ...api.pod import Pod
 from ...config.args import NodeResourcesBalancedAllocationArgs
 from ...framework.columns import IntArray, NodeColumns
@@ -20,6 +18,7 @@ from ...framework.interface import Handle, ScoreExtensions
 from ...framework.nodeinfo import NodeInfo
 from ...framework.status import SKIP, Code, Status
 from ...framework.types import MAX_NODE_SCORE
+from ...lazy_numpy import np
 from ...versions.features import features_of
 from .resource_allocation import ResourceAllocationScorer
 from .vector import balanced_scores

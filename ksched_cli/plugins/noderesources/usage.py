@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ...api.pod import Pod
 from ...api.resources import CPU, EPHEMERAL_STORAGE, MEMORY
 from ...framework.columns import BoolArray, IntArray, NodeColumns
 from ...framework.nominations import PODS_COUNT, Nominations
 from ...framework.status import Code, Status
+from ...lazy_numpy import np
 from ...record import record
 
 if TYPE_CHECKING:

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ...config.args import LEAST_ALLOCATED, MOST_ALLOCATED
 from ...framework.columns import BoolArray, FloatArray, IntArray, NodeColumns
 from ...framework.status import Status
 from ...framework.types import MAX_NODE_SCORE
+from ...lazy_numpy import np
 from .resource_allocation import _CPU, _EPHEMERAL, _MEMORY, _SCALAR, ResourceAllocationScorer
 from .usage import FitStatuses, fit_codes, live_usage
 

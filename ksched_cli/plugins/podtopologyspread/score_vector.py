@@ -9,14 +9,13 @@ A node without a topology key counts toward the pair ``(key, "")``, as in Go.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...api.pod import Pod
 from ...framework.columns import BoolArray, IntArray, LiveNodes, NodeColumns
 from ...framework.nodeinfo import NodeInfo
 from ...framework.types import MAX_NODE_SCORE, MAX_TOTAL_SCORE
+from ...lazy_numpy import np
 from .common import HONOR, HOSTNAME_LABEL, NAME, Constraint, CountKey, RequiredNodeAffinity
 from .scoring import INVALID_SCORE, PreScoreState, topology_normalizing_weight
 from .vector import included, matching_counts
@@ -25,8 +24,8 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     FloatArray = npt.NDArray[np.float64]
-else:  # numpy.typing is slow to import; annotations only need a name
-    FloatArray = np.ndarray
+else:  # annotations only need a name
+    FloatArray = Any
 
 
 def live_positions(nodes: Sequence[NodeInfo]) -> tuple[NodeColumns, IntArray] | None:

@@ -7,10 +7,9 @@ per-node walk would first meet them.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...api.pod import Pod
 from ...framework.columns import BoolArray, IntArray, NodeColumns
+from ...lazy_numpy import np
 from ..helpers.taints import do_not_schedule_taints, find_matching_untolerated_taint
 from .common import HONOR, NAME, Constraint, NodeInclusion, RequiredNodeAffinity, count_matching
 from .filtering import PreFilterState, pre_filter_state_from_counts

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from ...engine.records import Attempt, PermitWait, PreemptionRecord
 from ...framework.columns import IntArray
+from ...lazy_numpy import np
 
 # Best-scored other nodes drawn next to the chosen one.
 TOP_OTHERS = 5
