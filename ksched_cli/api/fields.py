@@ -14,7 +14,7 @@ def mapping(raw: Raw, key: str, path: str) -> Raw:
     value = raw.get(key)
     if value is None:
         return {}
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):  # dict: no ABC check
         raise ObjectError(f"{path}.{key}", f"expected an object, got {type_name(value)}")
     return value
 
@@ -33,7 +33,7 @@ def objects(raw: Raw, key: str, path: str) -> list[tuple[str, Raw]]:
     out = []
     for i, item in enumerate(seq(raw, key, path)):
         item_path = f"{path}.{key}[{i}]"
-        if not isinstance(item, Mapping):
+        if type(item) is not dict and not isinstance(item, Mapping):
             raise ObjectError(item_path, f"expected an object, got {type_name(item)}")
         out.append((item_path, item))
     return out

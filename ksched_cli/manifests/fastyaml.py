@@ -178,7 +178,11 @@ def _key(text: str) -> str:
 
 def _build(get_event: Any, scalars: _Scalars, duplicates: list[Duplicate]) -> list[Any]:
     documents: list[Any] = []
-    # Open containers; for a mapping, keys[i] holds its pending key (or _MISSING).
+    # The innermost open container and, for a mapping, its pending key live in locals
+    # (this loop runs per event); the enclosing ones wait on the stacks.
+    top: Any = None  # None: no container open (at the document's top)
+    key: Any = _MISSING
+    in_list = False
     stack: list[Any] = []
     keys: list[Any] = []
     root: Any = None
@@ -196,43 +200,45 @@ def _build(get_event: Any, scalars: _Scalars, duplicates: list[Duplicate]) -> li
                         value = scalars.plain(event.value)
             else:
                 value = _scalar(event, scalars)
+            if in_list:
+                top.append(value)
+            elif key is not _MISSING:
+                top[key] = value
+                key = _MISSING
+            elif top is None:
+                root = value
+            else:  # a key
+                if type(value) is not str:  # a JSON key, as sigs.k8s.io/yaml makes it
+                    value = _key(event.value)
+                if value in top:
+                    duplicates.append(_duplicate(documents, [*stack[1:], top], value, event))
+                key = value
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            top = stack.pop()
+            key = keys.pop()
+            in_list = type(top) is list
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
             if event.anchor is not None or (not event.implicit and event.tag is not None):
                 raise Unsupported("anchor or tag on a collection")
             if len(stack) >= MAX_DEPTH:
                 raise TooDeep(event.start_mark.line + 1, event.start_mark.column + 1)
             value = {} if cls is MappingStartEvent else []
-        elif cls is MappingEndEvent or cls is SequenceEndEvent:
-            stack.pop()
-            keys.pop()
-            continue
+            if in_list:
+                top.append(value)
+            elif key is not _MISSING:
+                top[key] = value
+            elif top is None:
+                root = value
+            else:
+                raise Unsupported("complex key")
+            stack.append(top)
+            keys.append(_MISSING)  # the enclosing mapping's key is used up
+            top, key, in_list = value, _MISSING, cls is SequenceStartEvent
         elif cls is DocumentStartEvent or cls is StreamStartEvent:
             root = None
-            continue
         elif cls is DocumentEndEvent:
             documents.append(root)
-            continue
         elif cls is StreamEndEvent:
             return documents
         else:  # AliasEvent
             raise Unsupported(cls.__name__)
-        if not stack:
-            root = value
-        else:
-            top = stack[-1]
-            if type(top) is list:
-                top.append(value)
-            elif keys[-1] is _MISSING:
-                if cls is not ScalarEvent:
-                    raise Unsupported("complex key")
-                if type(value) is not str:  # a JSON key, as sigs.k8s.io/yaml makes it
-                    value = _key(event.value)
-                if value in top:
-                    duplicates.append(_duplicate(documents, stack, value, event))
-                keys[-1] = value
-            else:
-                top[keys[-1]] = value
-                keys[-1] = _MISSING
-        if cls is not ScalarEvent:
-            stack.append(value)
-            keys.append(_MISSING)
