@@ -131,8 +131,12 @@ class NodeColumns:
         self.alloc_pods = np.array(
             [ni.allocatable.allowed_pod_number for ni in infos], dtype=np.int64
         )
-        for name in ("req_cpu", "req_mem", "req_eph", "nz_cpu", "nz_mem", "pod_count"):
-            setattr(self, name, np.zeros(n, dtype=np.int64))
+        self.req_cpu = np.zeros(n, dtype=np.int64)
+        self.req_mem = np.zeros(n, dtype=np.int64)
+        self.req_eph = np.zeros(n, dtype=np.int64)
+        self.nz_cpu = np.zeros(n, dtype=np.int64)
+        self.nz_mem = np.zeros(n, dtype=np.int64)
+        self.pod_count = np.zeros(n, dtype=np.int64)
         self.affinity_pods = np.zeros(n, dtype=np.int64)
         self.anti_affinity_pods = np.zeros(n, dtype=np.int64)
         self.positions = np.arange(n, dtype=np.int64)

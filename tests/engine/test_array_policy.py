@@ -11,6 +11,7 @@ from ksched_cli.config.load import default_config
 from ksched_cli.engine.cluster import Cluster
 from ksched_cli.engine.engine import ARRAYS_FROM_NODES, Engine, EngineOptions
 from ksched_cli.lazy_numpy import np
+from tests.fakes import make_pod
 
 
 def _cluster(nodes: int) -> Cluster:
@@ -62,3 +63,16 @@ def test_column_arrays_are_made_on_first_read_from_the_nodes_as_they_are_then() 
     assert columns.alloc_cpu.tolist() == [4000, 4000]
     assert columns.arrays_made
     assert columns.name_rank.tolist() == [0, 1]
+
+
+def test_arrays_made_after_binds_hold_the_nodes_as_bound() -> None:
+    cluster = _cluster(1)  # one node: nothing scored, so nothing reads the arrays
+    cluster.pods = [make_pod(f"p{i}", cpu="250m", memory="1Gi") for i in range(3)]
+    engine = Engine(default_config(), cluster, EngineOptions(vectorize=False))
+    engine.run()
+    columns = engine._snapshot.columns
+    infos = engine._snapshot.list()
+    assert not columns.arrays_made
+    assert columns.req_cpu.tolist() == [ni.requested.milli_cpu for ni in infos]
+    assert columns.pod_count.tolist() == [len(ni.pods) for ni in infos]
+    assert sum(columns.pod_count.tolist()) == 3
