@@ -45,55 +45,68 @@ def walk_with_masks(
     per-node plugin or carry nominated pods) run plugin code, so the visited prefix,
     the feasible nodes and every recorded status equal the reference path's.
 
+    The walk visits ``nodes`` from ``start`` round the ring. Nodes are handled by their
+    index in ``nodes``; a node's place in the walk is its index less ``start``, modulo
+    ``len(nodes)``, so no rotated copy of the nodes is made (but for a walk that runs a
+    per-node plugin).
+
     ``count_only``: when some node is feasible, the mask-rejected nodes are only
     counted (the third value), not given statuses: the caller reads nothing else of
     them (no --explain record, no extender, no failure message)."""
     masks = fwk.filter_masks(state, pod, columns)
     n = len(nodes)
-    if n == columns.size:
-        positions = columns.positions  # all live nodes, in node-tree order
-    else:
-        positions = np.array([ni.column_index for ni in nodes], dtype=np.int64)
-    # The walk starts at ``start`` and wraps around (np.roll, without its overhead).
-    order = np.concatenate((positions[start:], positions[:start])) if start else positions
+    whole = n == columns.size  # all live nodes, in node-tree order: index = position
+    positions = (
+        columns.positions if whole else np.array([ni.column_index for ni in nodes], dtype=np.int64)
+    )
     vector = [m for _, m in masks if m is not None]
     passing = _all_of(vector, columns.size)
     by_name = columns.by_name
     nominated = [by_name[n].column_index for n in fwk.nominated_node_names() if n in by_name]
-    if count_only and not nominated and n == columns.size and len(vector) == len(masks):
-        counted = _count_walk(columns, passing, start, to_find)
-        if counted is not None:
-            return counted
     special = np.zeros(columns.size, dtype=np.bool_)
     if nominated:
         special[nominated] = True
-        clear = passing[order] & ~special[order]
-    else:  # the common case: no node carries nominated pods
-        clear = passing[order]
     if len(vector) < len(masks):
+        order = np.concatenate((positions[start:], positions[:start])) if start else positions
         return (*_walk_mixed(fwk, state, pod, columns, order, special, masks, to_find), 0)
-    found = np.flatnonzero(clear)
-    extra: list[int] = []
+    ok = passing if whole else passing[positions]  # per index in ``nodes``
+    at = (special if whole else special[positions]) if nominated else None
+    chosen = _first_in_walk(np.flatnonzero(ok if at is None else ok & ~at), start, n, to_find)
     failed: Failed = []
-    if nominated:
-        walk = (order, special, clear, to_find)
-        _check_nominated(fwk, state, pod, columns, masks, walk, extra, failed)
-    if extra:
-        chosen = np.array(sorted([*found[:to_find].tolist(), *extra])[:to_find], dtype=np.int64)
-    else:
-        chosen = found[:to_find]
+    if at is not None:
+        walk_clear = (chosen - start) % n
+        walk_special = (_first_in_walk(np.flatnonzero(at), start, n, n) - start) % n
+        ring = (positions, start, n, to_find)
+        extra: list[int] = []
+        _check_nominated(
+            fwk, state, pod, columns, masks, ring, walk_clear, walk_special, extra, failed
+        )
+        if extra:  # places in the walk: merged with the clear nodes', back to indexes
+            merged = sorted([*walk_clear.tolist(), *extra])[:to_find]
+            chosen = (np.array(merged, dtype=np.int64) + start) % n
     # Every node a mask rejected before the last chosen one was visited and failed.
-    end = int(chosen[-1]) if len(chosen) >= to_find else n
-    visited = order[:end]
-    missed = ~passing[visited]
-    rejected = visited[missed & ~special[visited]] if nominated else visited[missed]
-    infos = columns.infos
-    positions = order[chosen]
-    feasible = LiveNodes(pick(infos, positions.tolist()), positions)
+    end = (int(chosen[-1]) - start) % n if len(chosen) >= to_find else n
+    chosen_positions = chosen if whole else positions[chosen]
+    feasible = LiveNodes(pick(columns.infos, chosen_positions.tolist()), chosen_positions)
+    if count_only and len(chosen) and at is None:  # every node visited passed or failed
+        return feasible, failed, end - len(chosen) + (1 if len(chosen) >= to_find else 0)
+    bad = ~ok if at is None else ~ok & ~at
+    first, wrapped = bad[start : start + end], bad[: max(0, start + end - n)]
     if count_only and len(chosen):
-        return feasible, failed, int(rejected.size)
-    failed.extend(rejected_statuses(fwk, state, pod, masks, columns, rejected))
+        return feasible, failed, int(np.count_nonzero(first) + np.count_nonzero(wrapped))
+    rejected = np.concatenate((np.flatnonzero(first) + start, np.flatnonzero(wrapped)))
+    failed.extend(rejected_statuses(fwk, state, pod, masks, columns, positions[rejected]))
     return feasible, failed, 0
+
+
+def _first_in_walk(indexes: IntArray, start: int, n: int, limit: int) -> IntArray:
+    """The first ``limit`` of ``indexes`` (ascending) in walk order: those from ``start``
+    on, then those before it."""
+    split = int(np.searchsorted(indexes, start))
+    head = indexes[split : split + limit]
+    if len(head) < limit and split:
+        head = np.concatenate((head, indexes[: min(split, limit - len(head))]))
+    return head
 
 
 def _all_of(masks: list[BoolArray], size: int) -> BoolArray:
@@ -106,59 +119,43 @@ def _all_of(masks: list[BoolArray], size: int) -> BoolArray:
     return passing
 
 
-def _count_walk(
-    columns: NodeColumns, passing: BoolArray, start: int, to_find: int
-) -> tuple[list[NodeInfo], Failed, int] | None:
-    """The walk over every live node when no node is special and the rejected ones are
-    only counted: the walk order is the positions rotated by ``start``, so the feasible
-    nodes are the passing positions from ``start`` on, then those before it. None when
-    nothing passes (the caller then needs every status)."""
-    found = np.flatnonzero(passing)
-    if not found.size:
-        return None
-    split = int(np.searchsorted(found, start))
-    chosen = found[split : split + to_find]
-    if len(chosen) < to_find:
-        chosen = np.concatenate((chosen, found[: min(split, to_find - len(chosen))]))
-    n = columns.size
-    # Visited: every node up to the last one chosen, or all of them if too few pass.
-    visited = (int(chosen[-1]) - start) % n + 1 if len(chosen) >= to_find else n
-    feasible = LiveNodes(pick(columns.infos, chosen.tolist()), chosen)
-    return feasible, [], visited - len(chosen)
-
-
 def _check_nominated(
     fwk: Framework,
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,
     masks: list[tuple[FilterPlugin, BoolArray | None]],
-    walk: tuple[IntArray, BoolArray, BoolArray, int],
+    ring: tuple[IntArray, int, int, int],
+    walk_clear: IntArray,
+    walk_special: IntArray,
     extra: list[int],
     failed: Failed,
 ) -> None:
     """Nodes with nominated pods may still pass: check them one by one, in walk order,
     until enough nodes are found (``extra`` gets the places of those that pass)."""
-    order, special, clear, to_find = walk
-    cum = np.cumsum(clear)
-    at_special = np.flatnonzero(special[order])
-    at_special = at_special[cum[at_special] < to_find]  # the rest are never reached
+    positions, start, n, to_find = ring
+    before = np.searchsorted(walk_clear, walk_special)  # clear nodes walked before each
+    reached = before < to_find  # the rest are never reached
+    walk_special, before = walk_special[reached], before[reached]
+    at_positions = positions[(walk_special + start) % n]
     known = None
-    if at_special.size and fwk.vectorize:
+    if walk_special.size and fwk.vectorize:
         if resource_only(fwk, state):
-            known = _nominated_statuses(fwk, state, pod, columns, masks, order[at_special])
+            known = _nominated_statuses(fwk, state, pod, columns, masks, at_positions)
         elif fit_decides_nominated(fwk, state):
-            known = _nominated_statuses(fwk, state, pod, columns, masks, order[at_special], True)
-    for k, p in enumerate(at_special.tolist()):
-        if int(cum[p]) + len(extra) >= to_find:
+            known = _nominated_statuses(fwk, state, pod, columns, masks, at_positions, True)
+    for k, (place, ahead, position) in enumerate(
+        zip(walk_special.tolist(), before.tolist(), at_positions.tolist(), strict=True)
+    ):
+        if ahead + len(extra) >= to_find:
             break
-        ni = columns.infos[int(order[p])]
+        ni = columns.infos[position]
         if known is not None:
             status = known(k)
         else:
             status = fwk.run_filter_with_nominated_pods(state, pod, ni)
         if check_status(status):
-            extra.append(p)
+            extra.append(place)
         else:
             assert status is not None
             failed.append((ni.name, status))
