@@ -38,29 +38,29 @@ def _key(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return attrgetter(*names)  # several names: a tuple
 
 
-def _methods(cls: type, frozen: bool, eq: bool) -> dict[str, Any]:
-    fields = dataclasses.fields(cls)
-    shown = tuple(f.name for f in fields if f.repr)
-
+def _repr(shown: tuple[str, ...]) -> Callable[[Any], str]:
     @reprlib.recursive_repr()
     def __repr__(self: Any) -> str:
         body = ", ".join(f"{name}={getattr(self, name)!r}" for name in shown)
         return f"{self.__class__.__qualname__}({body})"
 
-    methods: dict[str, Any] = {"__repr__": __repr__}
-    if not eq:
-        return methods
-    key = _key(tuple(f.name for f in fields if f.compare))
+    return __repr__
 
+
+def _eq(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
     def __eq__(self: Any, other: Any) -> Any:
         if other.__class__ is self.__class__:
             return key(self) == key(other)
         return NotImplemented
 
-    methods["__eq__"] = __eq__
-    hashed = _key(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
-    methods["__hash__"] = (lambda self: hash(hashed(self))) if frozen else None
-    return methods
+    return __eq__
+
+
+def _hash(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
+        return hash(key(self))
+
+    return __hash__
 
 
 def _explicit_hash(cls: type) -> bool:
@@ -73,14 +73,19 @@ def _finish(cls: type, frozen: bool, eq: bool, slots: bool) -> type:
     if cls.__doc__ is None:
         cls.__doc__ = cls.__name__  # else dataclasses renders a signature for it
     made: type = dataclasses.dataclass(cls, repr=False, eq=False, slots=slots)
-    for name, method in _methods(made, frozen, eq).items():
-        if name == "__hash__":
-            if not explicit_hash:
-                made.__hash__ = method  # type: ignore[method-assign]
-        elif name not in made.__dict__:
-            if method is not None:
-                method.__qualname__ = f"{made.__qualname__}.{name}"
+    fields = dataclasses.fields(made)
+    methods: dict[str, Callable[..., Any]] = {
+        "__repr__": _repr(tuple(f.name for f in fields if f.repr))
+    }
+    if eq:
+        methods["__eq__"] = _eq(_key(tuple(f.name for f in fields if f.compare)))
+    for name, method in methods.items():
+        if name not in made.__dict__:  # a method the class writes itself stays
+            method.__qualname__ = f"{made.__qualname__}.{name}"
             setattr(made, name, method)
+    if eq and not explicit_hash:
+        hashed = _key(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
+        made.__hash__ = _hash(hashed) if frozen else None  # type: ignore[assignment,method-assign]
     return made
 
 

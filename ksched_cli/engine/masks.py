@@ -63,14 +63,15 @@ def walk_with_masks(
     passing = _all_of(vector, columns.size)
     by_name = columns.by_name
     nominated = [by_name[n].column_index for n in fwk.nominated_node_names() if n in by_name]
-    special = np.zeros(columns.size, dtype=np.bool_)
-    if nominated:
-        special[nominated] = True
     if len(vector) < len(masks):
         order = np.concatenate((positions[start:], positions[:start])) if start else positions
+        special = _marked(columns.size, nominated)
         return (*_walk_mixed(fwk, state, pod, columns, order, special, masks, to_find), 0)
     ok = passing if whole else passing[positions]  # per index in ``nodes``
-    at = (special if whole else special[positions]) if nominated else None
+    at = None
+    if nominated:  # nodes that carry nominated pods, per index in ``nodes``
+        special = _marked(columns.size, nominated)
+        at = special if whole else special[positions]
     chosen = _first_in_walk(np.flatnonzero(ok if at is None else ok & ~at), start, n, to_find)
     failed: Failed = []
     if at is not None:
@@ -97,6 +98,12 @@ def walk_with_masks(
     rejected = np.concatenate((np.flatnonzero(first) + start, np.flatnonzero(wrapped)))
     failed.extend(rejected_statuses(fwk, state, pod, masks, columns, positions[rejected]))
     return feasible, failed, 0
+
+
+def _marked(size: int, positions: list[int]) -> BoolArray:
+    marked = np.zeros(size, dtype=np.bool_)
+    marked[positions] = True
+    return marked
 
 
 def _first_in_walk(indexes: IntArray, start: int, n: int, limit: int) -> IntArray:

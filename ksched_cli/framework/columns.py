@@ -91,7 +91,6 @@ class NodeColumns:
         self.infos = list(infos)
         self.names = [ni.name for ni in infos]
         self.by_name = {ni.name: ni for ni in infos}
-        self._built = False
         self._scalar_req: dict[str, IntArray] = {}
         # Live per-node counts of pods matching a predicate (e.g. a spread selector).
         self._match_counts: dict[Any, tuple[IntArray, Any]] = {}
@@ -111,14 +110,11 @@ class NodeColumns:
         # NodeColumns itself has none, since one would slow every attribute read.
         self.__class__ = _Unmade
 
-    @property
-    def arrays_made(self) -> bool:
-        """Whether the base arrays exist (a plan on per-node paths never makes them)."""
-        return self._built
+    # Whether the base arrays exist (a plan on per-node paths never makes them).
+    arrays_made = True
 
     def _build(self) -> None:
         infos, n = self.infos, self.size
-        self._built = True
         self.__class__ = NodeColumns
         # Each node's place in name order: ties among nodes go by name without strings.
         self.name_rank = np.empty(n, dtype=np.int64)
@@ -152,8 +148,7 @@ class NodeColumns:
             for (priority, name), column in self._below.items():
                 if pod.priority < priority:
                     column[i] += sign * amount(pod, name)
-        if self._built:
-            self._update_base(i, ni)
+        self._update_base(i, ni)
         for name, column in self._scalar_req.items():
             column[i] = ni.requested.scalar_resources.get(name, 0)
         for column, count in self._match_counts.values():
@@ -284,10 +279,16 @@ class NodeColumns:
 
 
 class _Unmade(NodeColumns):
-    """NodeColumns before the first read of a base array."""
+    """NodeColumns before the first read of a base array: binds leave the arrays to be
+    made from the nodes as they are then."""
+
+    arrays_made = False
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or self._built:
+        if name.startswith("__"):
             raise AttributeError(name)
-        self._build()
+        self._build()  # now a NodeColumns: a name it lacks raises as usual
         return getattr(self, name)
+
+    def _update_base(self, i: int, ni: NodeInfo) -> None:
+        pass
