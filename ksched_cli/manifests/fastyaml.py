@@ -93,7 +93,7 @@ def field_path(parts: list[Any]) -> str:
     return out
 
 
-class _Scalars:
+class Scalars:
     """Plain scalars typed as go-yaml v2 types them (``goresolve``), memoized."""
 
     def __init__(self) -> None:
@@ -124,7 +124,7 @@ def load_all(text: str, duplicates: list[Duplicate] | None = None) -> list[Any]:
         raise Unsupported("no C parser")
     parser = _Parser(text)
     try:
-        return _build(parser.get_event, _Scalars(), [] if duplicates is None else duplicates)
+        return _build(parser.get_event, Scalars(), [] if duplicates is None else duplicates)
     except yaml.YAMLError as exc:
         raise as_too_deep(exc) or exc from None
     finally:
@@ -144,20 +144,20 @@ def as_too_deep(exc: yaml.YAMLError) -> TooDeep | None:
     return TooDeep(mark.line + 1, mark.column + 1)
 
 
-def _duplicate(documents: list[Any], stack: list[Any], key: Any, event: Any) -> Duplicate:
-    """The path of ``key`` repeated in the innermost open mapping (only built on a find)."""
+def duplicate_at(document: int, path: list[Any], key: Any, line: int, column: int) -> Duplicate:
+    """``key`` repeated in ``path[-1]``, the innermost of the open containers ``path``
+    (from the document's root), at 1-based ``line`` and ``column``."""
     parts: list[Any] = []
-    for container, child in itertools.pairwise(stack):
+    for container, child in itertools.pairwise(path):
         if type(container) is list:
             parts.append(len(container) - 1)  # the child is the item being read: the last
         else:
             parts.append(next(k for k, v in container.items() if v is child))
     parts.append(key)
-    mark = event.start_mark
-    return Duplicate(len(documents), field_path(parts), mark.line + 1, mark.column + 1)
+    return Duplicate(document, field_path(parts), line, column)
 
 
-def _scalar(event: ScalarEvent, scalars: _Scalars) -> Any:
+def _scalar(event: ScalarEvent, scalars: Scalars) -> Any:
     if event.anchor is not None:
         raise Unsupported("anchor")
     tag = event.tag
@@ -168,7 +168,7 @@ def _scalar(event: ScalarEvent, scalars: _Scalars) -> Any:
     raise Unsupported(tag)
 
 
-def _key(text: str) -> str:
+def plain_key(text: str) -> str:
     """A plain key that is not a string to go-yaml, as sigs.k8s.io/yaml writes it."""
     try:
         return go_key(resolve_plain(text)[1])
@@ -176,7 +176,7 @@ def _key(text: str) -> str:
         raise Unsupported("key") from None
 
 
-def _build(get_event: Any, scalars: _Scalars, duplicates: list[Duplicate]) -> list[Any]:
+def _build(get_event: Any, scalars: Scalars, duplicates: list[Duplicate]) -> list[Any]:
     documents: list[Any] = []
     # The innermost open container and, for a mapping, its pending key live in locals
     # (this loop runs per event); the enclosing ones wait on the stacks.
@@ -209,9 +209,14 @@ def _build(get_event: Any, scalars: _Scalars, duplicates: list[Duplicate]) -> li
                 root = value
             else:  # a key
                 if type(value) is not str:  # a JSON key, as sigs.k8s.io/yaml makes it
-                    value = _key(event.value)
+                    value = plain_key(event.value)
                 if value in top:
-                    duplicates.append(_duplicate(documents, [*stack[1:], top], value, event))
+                    mark = event.start_mark
+                    duplicates.append(
+                        duplicate_at(
+                            len(documents), [*stack[1:], top], value, mark.line + 1, mark.column + 1
+                        )
+                    )
                 key = value
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
             top = stack.pop()

@@ -15,7 +15,7 @@ import yaml
 from ..errors import KschedError, Location
 from ..readers import file_type
 from ..yamlio import load_documents, read_text
-from . import fastyaml
+from . import blockyaml, fastyaml
 from .fastyaml import Duplicate
 from .jsondoc import json_document
 from .yamlscan import scan_events
@@ -113,8 +113,10 @@ def read_documents(path: Path, text: str | None = None) -> Decoded:
     """The file's text (or ``text``, for standard input), documents and repeated keys.
 
     JSON (what ``kubectl get -o json`` writes) goes through the json module, several
-    times faster than a YAML parser; YAML through ``fastyaml``. Whatever those reject
-    is read by the standard loader, which reports errors with their position.
+    times faster than a YAML parser; YAML through ``blockyaml`` (block style, line by
+    line), which hands the documents it does not read to ``fastyaml`` (libyaml's events).
+    Whatever those reject is read by the standard loader, which reports errors with
+    their position.
     Nesting deeper than ``fastyaml.MAX_DEPTH`` is refused on every path.
     """
     return decode_text(read_text(path) if text is None else text, str(path))
@@ -129,6 +131,10 @@ def decode_text(text: str, name: str) -> Decoded:
                 return Decoded(text, [json_document(text, duplicates)], duplicates)
             except ValueError:
                 duplicates.clear()
+        try:
+            return Decoded(text, blockyaml.load_all(text, duplicates), duplicates)
+        except fastyaml.Unsupported:
+            pass
         try:
             return Decoded(text, fastyaml.load_all(text, duplicates), duplicates)
         except (fastyaml.Unsupported, yaml.YAMLError, TypeError):
