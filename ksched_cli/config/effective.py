@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from . import placement
 from .catalog import lookup
 from .expand import BuiltProfile
@@ -116,5 +114,7 @@ def _redacted(extender: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_yaml(obj: dict[str, Any], version: str = "1.30") -> str:
+    import yaml  # PyYAML, for this output only
+
     body: str = yaml.safe_dump(obj, sort_keys=False, default_flow_style=False, allow_unicode=True)
     return HEADER.format(version=version) + body

@@ -18,13 +18,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
+from .. import blockyaml
 from ..errors import KschedError, Location
 from ..gotyping import go_key
 from ..record import record
 from ..versions.features import V130, Features
-from ..yamlio import FAST_LOADER, read_text
+from ..yamlcore import Unsupported
+from ..yamlio import read_text
 from . import placement
 from .args_codec import decode_args
 from .builtin import builtin_names, builtin_path
@@ -346,7 +346,19 @@ def _builtin_document(path_or_name: str) -> Any:
     path = builtin_path(path_or_name)
     if path is None:
         return None
-    return yaml.load(read_text(path), Loader=FAST_LOADER)
+    text = read_text(path)
+    try:
+        documents = blockyaml.load_all(text, [])
+    except Unsupported:
+        documents = []
+    if len(documents) == 1:
+        return documents[0]
+    # Not plain block YAML, or not one document: as the standard loader reads it.
+    import yaml
+
+    from ..goloader import FAST_LOADER
+
+    return yaml.load(text, Loader=FAST_LOADER)
 
 
 def load_config(path_or_name: str, features: Features = V130) -> SchedulerConfig:

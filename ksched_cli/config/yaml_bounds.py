@@ -20,8 +20,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from ..errors import KschedError, Location
+from ..goloader import FAST_LOADER
 from ..record import record
-from ..yamlio import FAST_LOADER
 
 # go-yaml's allowedAliasRatio: 99% of small documents may come from aliases, sliding
 # down to 10% between 400,000 and 4,000,000 decoded nodes.

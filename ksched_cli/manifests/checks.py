@@ -16,8 +16,8 @@ from .. import KUBE_SCHEDULER_VERSION
 from ..api.validation import go_quote
 from ..errors import ObjectError
 from ..versions.releases import features_for, minor_version
+from ..yamlcore import Duplicate
 from . import strict
-from .fastyaml import Duplicate
 from .validation import ANNOTATIONS_LIMIT, ANNOTATIONS_TOO_LONG, object_rule, too_long
 
 

@@ -10,15 +10,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import yaml
-
+from .. import blockyaml
 from ..errors import KschedError, Location
 from ..readers import file_type
-from ..yamlio import load_documents, read_text
-from . import blockyaml, fastyaml
-from .fastyaml import Duplicate
-from .jsondoc import json_document
-from .yamlscan import scan_events
+from ..yamlcore import Duplicate, TooDeep, Unsupported
+from ..yamlio import read_text
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -117,7 +113,7 @@ def read_documents(path: Path, text: str | None = None) -> Decoded:
     line), which hands the documents it does not read to ``fastyaml`` (libyaml's events).
     Whatever those reject is read by the standard loader, which reports errors with
     their position.
-    Nesting deeper than ``fastyaml.MAX_DEPTH`` is refused on every path.
+    Nesting deeper than ``yamlcore.MAX_DEPTH`` is refused on every path.
     """
     return decode_text(read_text(path) if text is None else text, str(path))
 
@@ -127,23 +123,18 @@ def decode_text(text: str, name: str) -> Decoded:
     duplicates: list[Duplicate] = []
     try:
         if text.lstrip()[:1] == "{":
+            from .jsondoc import json_document
+
             try:
                 return Decoded(text, [json_document(text, duplicates)], duplicates)
             except ValueError:
                 duplicates.clear()
         try:
-            return Decoded(text, blockyaml.load_all(text, duplicates), duplicates)
-        except fastyaml.Unsupported:
-            pass
-        try:
-            return Decoded(text, fastyaml.load_all(text, duplicates), duplicates)
-        except (fastyaml.Unsupported, yaml.YAMLError, TypeError):
-            duplicates.clear()
-        # The standard loader builds nodes recursively: scan depth and keys on events first.
-        with contextlib.suppress(yaml.YAMLError):  # the loader reports it at its position
-            duplicates.extend(scan_events(text))
-        return Decoded(text, load_documents(Path(name), text), duplicates)
-    except fastyaml.TooDeep as exc:
+            documents = blockyaml.load_all(text, duplicates, fastyaml_document)
+            return Decoded(text, documents, duplicates)
+        except Unsupported:
+            return _decoded_by_pyyaml(text, name, duplicates)
+    except TooDeep as exc:
         if not exc.line:
             raise KschedError(str(exc), Location(name)) from None
         number = document_number(text, exc.line)
@@ -151,6 +142,39 @@ def decode_text(text: str, name: str) -> Decoded:
         raise KschedError(str(exc), location, f"document {number}") from None
     except KschedError as exc:
         raise _with_document(exc, text) from None
+
+
+# PyYAML is imported by these two only: a plan whose manifests blockyaml reads does
+# without it.
+def fastyaml_document(text: str, duplicates: list[Duplicate]) -> list[Any]:
+    """One document blockyaml leaves, read by fastyaml; Unsupported if it refuses it."""
+    import yaml
+
+    from . import fastyaml
+
+    try:
+        return fastyaml.load_all(text, duplicates)
+    except (TooDeep, yaml.YAMLError, TypeError):
+        raise Unsupported("document") from None
+
+
+def _decoded_by_pyyaml(text: str, name: str, duplicates: list[Duplicate]) -> Decoded:
+    """The whole text by fastyaml, or else by the standard loader, which reports errors."""
+    import yaml
+
+    from ..goloader import load_documents
+    from . import fastyaml
+    from .yamlscan import scan_events
+
+    duplicates.clear()
+    try:
+        return Decoded(text, fastyaml.load_all(text, duplicates), duplicates)
+    except (Unsupported, yaml.YAMLError, TypeError):
+        duplicates.clear()
+    # The standard loader builds nodes recursively: scan depth and keys on events first.
+    with contextlib.suppress(yaml.YAMLError):  # the loader reports it at its position
+        duplicates.extend(scan_events(text))
+    return Decoded(text, load_documents(Path(name), text), duplicates)
 
 
 def _with_document(exc: KschedError, text: str) -> KschedError:

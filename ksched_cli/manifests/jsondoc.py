@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
+from ..yamlcore import Duplicate, NumberTooLong, TooDeep
 from ..yamlio import locate_scalar, long_integer
-from .fastyaml import Duplicate, NumberTooLong, TooDeep
 from .yamlscan import scan_events
 
 

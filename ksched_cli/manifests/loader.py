@@ -26,6 +26,7 @@ from ..engine.cluster import Cluster
 from ..errors import KschedError, ObjectError
 from ..record import record
 from ..versions.releases import features_for, minor_version
+from ..yamlcore import Duplicate
 from .admission import (
     SYSTEM_PRIORITY_CLASSES,
     Admission,
@@ -37,7 +38,6 @@ from .admission import (
 )
 from .apply_namespace import ApplyNamespace
 from .checks import check_object, duplicate_problem
-from .fastyaml import Duplicate
 from .files import manifest_files, read_documents
 from .kinds import KINDS, KindSpec, admit_attributes_class, unserved_version
 from .naming import describe, describe_any, object_key

@@ -7,7 +7,6 @@ from typing import NamedTuple
 
 from ..errors import KschedError, Location
 from ..yamlio import read_text
-from .positions import field_position
 
 
 class Origin(NamedTuple):
@@ -36,6 +35,8 @@ def positioned_error(
     if text is None:
         text = read_text(origin.path)
     number = origin.document + 1
+    from .positions import field_position  # PyYAML: imported for a problem only
+
     pos = field_position(text, origin.document, field_path, documents)
     file = str(origin.path)
     # Without a line, Location would print the document again; the label already has it.

@@ -25,7 +25,8 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from ..yamlio import FAST_LOADER, split_path
+from ..goloader import FAST_LOADER
+from ..yamlio import split_path
 
 GetEvent = Callable[[], Any]
 # Compiled on first use (re caches it): only a faulty input is located.

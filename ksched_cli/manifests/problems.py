@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KschedError, KschedErrors, Location
+from ..yamlcore import Duplicate
 from .checks import duplicate_problem
-from .fastyaml import Duplicate
 
 MAX_REPORTED = 100
 

@@ -20,10 +20,11 @@ from yaml.events import (
     StreamEndEvent,
 )
 
+from ..goloader import FAST_LOADER
 from ..goresolve import resolve_plain
 from ..gotyping import go_key
-from ..yamlio import FAST_LOADER
-from .fastyaml import MAX_DEPTH, Duplicate, TooDeep, as_too_deep, field_path
+from ..yamlcore import MAX_DEPTH, Duplicate, TooDeep, field_path
+from .fastyaml import as_too_deep
 
 MERGE_KEY = "<<"
 

@@ -18,11 +18,12 @@ from jsonschema.exceptions import ValidationError
 from ..config.godur import parse_duration
 from ..config.schema import SCHEMA_DIR
 from ..errors import KschedError, Location
-from ..manifests.fastyaml import Duplicate, TooDeep
+from ..goloader import load_documents
 from ..manifests.positions import field_position
 from ..manifests.yamlscan import scan_events
 from ..record import record
-from ..yamlio import load_documents, read_text
+from ..yamlcore import Duplicate, TooDeep
+from ..yamlio import read_text
 
 SCHEMA = "scenario-v1.json"
 # step key -> the what-if option it stands for ("create"/"delete" are scenario-only)

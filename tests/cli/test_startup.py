@@ -125,6 +125,27 @@ spec:
 """
 
 
+BLOCK_STYLE = """\
+apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+status:
+  allocatable:
+    cpu: "4"
+    pods: "110"
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  containers:
+  - name: c
+    image: pause
+"""
+
+
 def _imported_by(args: list[str], watched: list[str]) -> tuple[int, list[str]]:
     probe = (
         "import sys, json\n"
@@ -194,6 +215,22 @@ def test_numpy_loads_with_the_first_plan_that_needs_arrays(tmp_path: Path, relea
         path.write_text(node.replace("n1", name) + "---\n" + path.read_text())
         code, modules = _imported_by(args, ["numpy"])
         assert (code, modules[:1]) == (0, ["numpy"])
+
+
+@pytest.mark.parametrize("release", ["1.30", "1.36"])
+def test_plain_manifests_and_built_in_profiles_are_read_without_pyyaml(
+    tmp_path: Path, release: str
+) -> None:
+    path = tmp_path / "plan.yaml"
+    args = ["plan", str(path), "--kubernetes-version", release]
+    path.write_text(BLOCK_STYLE)
+    assert _imported_by(args, ["yaml"]) == (0, [])
+    # A flow mapping or a block scalar is left to fastyaml (PyYAML's parser), a mistake
+    # to the loader that reports it at its position.
+    for added, code in (("data: {a: b}", 0), ("data:\n  a: |\n    x", 0), ("kind: [", 1)):
+        path.write_text(f"{BLOCK_STYLE}---\napiVersion: v1\nkind: ConfigMap\n{added}\n")
+        found, modules = _imported_by(args, ["yaml"])
+        assert (found, modules[:1]) == (code, ["yaml"])
 
 
 def test_user_config_and_workloads_still_import_them(tmp_path: Path) -> None:

@@ -16,8 +16,9 @@ from ksched_cli.config.load import (
     resolve,
 )
 from ksched_cli.errors import KschedError
+from ksched_cli.goloader import FAST_LOADER
 from ksched_cli.versions.releases import DEFAULT_VERSION, features_for
-from ksched_cli.yamlio import FAST_LOADER, read_text
+from ksched_cli.yamlio import read_text
 
 from .helpers import write
 

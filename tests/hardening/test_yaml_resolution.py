@@ -14,10 +14,10 @@ import yaml
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from ksched_cli.goloader import FAST_LOADER
 from ksched_cli.manifests import fastyaml
 from ksched_cli.manifests.files import read_documents
 from ksched_cli.whatif.inputs import load_cluster
-from ksched_cli.yamlio import FAST_LOADER
 
 from ..properties import bounded
 from .helpers import NODE, POD, ksched, one_error, write

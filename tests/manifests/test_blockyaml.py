@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import string
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,10 +18,12 @@ import yaml
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from ksched_cli.manifests import blockyaml, fastyaml
-from ksched_cli.manifests.fastyaml import Duplicate, Unsupported
+from ksched_cli import blockyaml
+from ksched_cli.goloader import FAST_LOADER
+from ksched_cli.manifests import fastyaml
+from ksched_cli.manifests.files import fastyaml_document
 from ksched_cli.manifests.yamlscan import scan_events
-from ksched_cli.yamlio import FAST_LOADER
+from ksched_cli.yamlcore import Duplicate, Unsupported
 
 SETTINGS = settings(
     max_examples=int(os.environ.get("BLOCKYAML_EXAMPLES", "200")),
@@ -50,7 +53,7 @@ def oracle(text: str) -> tuple[Any, list[Duplicate]] | None:
     found: list[Duplicate] = []
     try:
         fastyaml.load_all(text, found)
-    except (fastyaml.Unsupported, yaml.YAMLError):
+    except (Unsupported, yaml.YAMLError):
         found = list(scan_events(text))
     return typed(documents), found
 
@@ -59,7 +62,7 @@ def check(text: str) -> bool:
     """Whether blockyaml read ``text`` itself; asserts that what it returns is right."""
     found: list[Duplicate] = []
     try:
-        documents = blockyaml.load_all(text, found)
+        documents = blockyaml.load_all(text, found, fastyaml_document)
     except Unsupported:
         assert found == []
         return False
@@ -136,7 +139,7 @@ spec:
 
 @pytest.mark.parametrize("text", SAME.values(), ids=SAME.keys())
 def test_reads_the_common_subset_itself(text: str, fastyaml_texts: list[str]) -> None:
-    blockyaml.load_all(text, [])
+    blockyaml.load_all(text, [], fastyaml_document)
     assert fastyaml_texts == []
     assert check(text)
 
@@ -172,7 +175,7 @@ STEPS_ASIDE = {
 @pytest.mark.parametrize("text", STEPS_ASIDE.values(), ids=STEPS_ASIDE.keys())
 def test_steps_aside_from_the_rest(text: str, fastyaml_texts: list[str]) -> None:
     with contextlib.suppress(Unsupported):  # when fastyaml refuses it too
-        blockyaml.load_all(text, [])
+        blockyaml.load_all(text, [], fastyaml_document)
     assert fastyaml_texts == [text]
     check(text)
 
@@ -180,7 +183,7 @@ def test_steps_aside_from_the_rest(text: str, fastyaml_texts: list[str]) -> None
 def test_a_document_it_does_not_read_goes_to_fastyaml_alone(fastyaml_texts: list[str]) -> None:
     text = "a: 1\na: 2\n---\nb: |\n  x\nb: 2\n---\nc: 3\nc: 4\n"
     found: list[Duplicate] = []
-    assert blockyaml.load_all(text, found) == [{"a": 2}, {"b": 2}, {"c": 4}]
+    assert blockyaml.load_all(text, found, fastyaml_document) == [{"a": 2}, {"b": 2}, {"c": 4}]
     assert fastyaml_texts == ["---\nb: |\n  x\nb: 2"]
     assert found == [Duplicate(0, "a", 2, 1), Duplicate(1, "b", 6, 1), Duplicate(2, "c", 9, 1)]
 
@@ -188,20 +191,20 @@ def test_a_document_it_does_not_read_goes_to_fastyaml_alone(fastyaml_texts: list
 def test_an_error_in_one_document_makes_the_whole_text_unsupported() -> None:
     found: list[Duplicate] = []
     with pytest.raises(Unsupported):
-        blockyaml.load_all("a: 1\na: 2\n---\nb: [\n", found)
+        blockyaml.load_all("a: 1\na: 2\n---\nb: [\n", found, fastyaml_document)
     assert found == []  # the caller reads the whole text again, from nothing
 
 
 def test_an_awkward_character_sends_only_its_document_aside(fastyaml_texts: list[str]) -> None:
     text = "a: 1\n---\nb:\tc\n---\nd: e\u2029\n---\nf: 2\n---\ng: h\x85\n"
-    blockyaml.load_all(text, [])
+    blockyaml.load_all(text, [], fastyaml_document)
     assert fastyaml_texts == ["---\nb:\tc", "---\nd: e\u2029", "---\ng: h\x85\n"]
     assert check(text)
 
 
 def test_windows_line_breaks_are_read(fastyaml_texts: list[str]) -> None:
     text = "a: 1\r\nb:\r\n- 2\r\n---\r\nc: 3  \r\n"
-    assert blockyaml.load_all(text, []) == [{"a": 1, "b": [2]}, {"c": 3}]
+    assert blockyaml.load_all(text, [], fastyaml_document) == [{"a": 1, "b": [2]}, {"c": 3}]
     assert fastyaml_texts == []
     assert check(text)
 
@@ -210,7 +213,7 @@ def test_a_directive_sends_the_whole_text_back(fastyaml_texts: list[str]) -> Non
     # Before its ---, a directive ends up in no document of its own: fastyaml refuses
     # the piece, and the caller reads the whole text again.
     with pytest.raises(Unsupported):
-        blockyaml.load_all("a: 1\n%YAML 1.1\n---\nb: 2\n", [])
+        blockyaml.load_all("a: 1\n%YAML 1.1\n---\nb: 2\n", [], fastyaml_document)
     assert fastyaml_texts == ["a: 1\n%YAML 1.1"]
 
 
@@ -368,3 +371,18 @@ def test_mutated_texts(text: str) -> None:
 @given(mutated_texts(MANIFESTS))
 def test_mutated_manifests(text: str) -> None:
     check(text)
+
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+SHIPPED = sorted(
+    path.relative_to(REPOSITORY).as_posix()
+    for folder in ("profiles", "examples")
+    for path in (REPOSITORY / folder).rglob("*.yaml")
+)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_profiles_and_examples(name: str) -> None:
+    # The built-in profiles are read by blockyaml alone (config/load.py), every document.
+    read_itself = check((REPOSITORY / name).read_text())
+    assert read_itself or not name.startswith("profiles/")

@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from ksched_cli.errors import KschedError
+from ksched_cli.goloader import FAST_LOADER
 from ksched_cli.manifests import fastyaml
 from ksched_cli.manifests.files import document_number, read_documents
-from ksched_cli.yamlio import FAST_LOADER
 
 SAME = {
     "scalars": """

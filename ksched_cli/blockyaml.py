@@ -5,16 +5,18 @@ block mappings and sequences by indentation, one scalar per line (plain, or quot
 without escapes), ``{}`` and ``[]``, comments and ``---`` between documents. For that
 part a line tells its own structure, and reading lines with string methods is about
 twice as fast as turning libyaml's events into Python objects (each event is a
-Python object with two marks). Scalars are typed as ``fastyaml`` types them.
+Python object with two marks). Scalars are typed as go-yaml v2 types them
+(``yamlcore.Scalars``). It imports no YAML library.
 
 A document with anything outside that part (flow collections with content, block
 scalars, anchors, tags, escapes, a scalar over several lines, tabs, an unusual
-indentation) is given whole to ``fastyaml``; the other documents of the file stay on
-the fast path. When ``fastyaml`` refuses such a document too, ``Unsupported`` sends
-the whole text back to the caller, whose slower readers report the error with its
-position. So when this returns, the documents and the repeated keys are what
-``fastyaml.load_all`` gives for the whole text (tests hold it to that on generated
-and mutated manifests).
+indentation) is given whole to the caller's reader of one document (for manifests,
+``fastyaml``); the other documents of the file stay on the fast path. When that
+reader refuses such a document too, or there is none, ``Unsupported`` sends the whole
+text back to the caller, whose slower readers report the error with its position. So
+when this returns, the documents and the repeated keys are what the standard loader
+(``goloader``) and ``fastyaml`` give for the whole text (tests hold it to that on
+generated and mutated manifests).
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
-import yaml
+from .yamlcore import MAX_DEPTH, Duplicate, Scalars, Unsupported, duplicate_at, plain_key
 
-from . import fastyaml
-from .fastyaml import MAX_DEPTH, Duplicate, Scalars, Unsupported, duplicate_at, plain_key
+# Reads one document's text that blockyaml leaves (with its repeated keys), or raises
+# Unsupported; manifests pass fastyaml's reader (ksched_cli/manifests/files.py).
+ReadDocument = Callable[[str, list[Duplicate]], list[Any]]
 
 _MISSING: Any = object()
 # Characters the fast reader leaves alone, wherever they are: tabs, carriage returns,
@@ -40,12 +44,14 @@ _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _EMPTY_FLOW = {"{}": dict, "[]": list}
 
 
-def load_all(text: str, duplicates: list[Duplicate]) -> list[Any]:
+def load_all(
+    text: str, duplicates: list[Duplicate], read_document: ReadDocument | None = None
+) -> list[Any]:
     """Every document of ``text``; ``Unsupported`` (with ``duplicates`` cleared) when
-    some document is one neither this reader nor ``fastyaml`` reads on its own."""
+    some document is one neither this reader nor ``read_document`` reads on its own."""
     if "\r" in text and text.count("\r") == text.count("\r\n"):
         text = text.replace("\r\n", "\n")  # a line break all the same, at the same places
-    reader = _Reader(text.split("\n"), duplicates, _awkward_lines(text))
+    reader = _Reader(text.split("\n"), duplicates, _awkward_lines(text), read_document)
     try:
         start = 0
         while start < len(reader.lines):
@@ -83,8 +89,15 @@ def _is_marker(line: str) -> bool:
 class _Reader:
     """The documents read so far, and what repeats across them: typed keys and values."""
 
-    def __init__(self, lines: list[str], duplicates: list[Duplicate], awkward: list[int]) -> None:
+    def __init__(
+        self,
+        lines: list[str],
+        duplicates: list[Duplicate],
+        awkward: list[int],
+        read_document: ReadDocument | None,
+    ) -> None:
         self.lines = lines
+        self.read_document = read_document
         self.duplicates = duplicates
         self.awkward = awkward
         self.documents: list[Any] = []
@@ -95,7 +108,7 @@ class _Reader:
     def document(self, start: int) -> int:
         """Read the document at line ``start`` (its ``---``, or the stream's first line)
         and return the line where the next one starts; a document this reader does not
-        read is given to ``fastyaml`` whole."""
+        read is given whole to ``read_document``."""
         noted = len(self.duplicates)
         try:
             awkward = self.awkward
@@ -106,7 +119,7 @@ class _Reader:
             return self._read(start)
         except Unsupported:
             del self.duplicates[noted:]
-            return self._by_fastyaml(start)
+            return self._read_elsewhere(start)
 
     def _end(self, start: int) -> int:
         lines = self.lines
@@ -115,13 +128,12 @@ class _Reader:
                 return number
         return len(lines)
 
-    def _by_fastyaml(self, start: int) -> int:
+    def _read_elsewhere(self, start: int) -> int:
+        if self.read_document is None:
+            raise Unsupported("document")
         end = self._end(start)
         found: list[Duplicate] = []
-        try:
-            documents = fastyaml.load_all("\n".join(self.lines[start:end]), found)
-        except (Unsupported, fastyaml.TooDeep, yaml.YAMLError, TypeError):
-            raise Unsupported("document") from None  # the whole text is read again
+        documents = self.read_document("\n".join(self.lines[start:end]), found)
         first = len(self.documents)
         self.duplicates.extend(
             dup._replace(document=dup.document + first, line=dup.line + start) for dup in found
