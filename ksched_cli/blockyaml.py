@@ -104,6 +104,10 @@ class _Reader:
         self.scalars = Scalars()
         self.keys: dict[str, Any] = {}  # a key's text before ": " -> the key
         self.values: dict[str, Any] = {}  # the text after a key's ": " -> its scalar
+        # A whole line "key: scalar" -> (column, key, value): manifests repeat most of
+        # their lines word for word (cpu: 100m, kind: Pod), and a mapping's next key is the
+        # common case, so such a line is one lookup.
+        self.entries: dict[str, tuple[int, Any, Any]] = {}
 
     def document(self, start: int) -> int:
         """Read the document at line ``start`` (its ``---``, or the stream's first line)
@@ -153,6 +157,8 @@ class _Reader:
         keys_get = keys.get
         values = self.values
         values_get = values.get
+        entries = self.entries
+        entries_get = entries.get
         started = False
         root: Any = None
         top: Any = None
@@ -172,8 +178,19 @@ class _Reader:
         while number < end:
             line = lines[number]
             number += 1
+            entry = entries_get(line)
+            if (
+                entry is not None
+                and not pending
+                and entry[0] == indent
+                and type(top) is dict
+                and entry[1] not in top
+            ):
+                top[entry[1]] = entry[2]
+                continue
             if not line:
                 continue
+            whole = True  # the line is one entry (not an item's inner part)
             first = line[0]
             if first == " ":
                 rest = line.lstrip(" ")
@@ -225,6 +242,7 @@ class _Reader:
                         pending, pending_col = True, col
                         col += len(rest) - len(inner)
                         rest = inner
+                        whole = False
                         continue
                     top.append(_value(_value_text(inner), scalars))
                     break
@@ -259,9 +277,13 @@ class _Reader:
                         pending, pending_col = True, col
                         break
                     value = _value(cleaned, scalars)
-                    if cleaned not in _EMPTY_FLOW:
-                        values[text] = value  # the same text after a key is the same value
+                    if cleaned in _EMPTY_FLOW:
+                        top[key] = value  # a new container each time
+                        break
+                    values[text] = value  # the same text after a key is the same value
                 top[key] = value
+                if whole:
+                    entries[line] = (col, key, value)
                 break
         if started:
             if pending and type(top) is list:

@@ -128,6 +128,7 @@ spec:
     "unicode": "name: café ✓\n'ключ': значение\n",
     "hash-in-plain": "a: b#c\nd: e # f\ng: 'h' # i\n",
     "empty": "",
+    "a-line-seen-in-an-item": "a:\n- name: c\nb:\n- image: x\n- name: c\n",
     "empty-last-item": "a:\n- 1\n-\n---\n- \n",
     "quoted-keys-with-colons": '"a: b": 1\n"a: c": 2\n\'a: b\': 3\n',
     "empty-collections-repeated": "a: {}\nb: {}\nc:\n- []\n- []\n",
@@ -178,6 +179,12 @@ def test_steps_aside_from_the_rest(text: str, fastyaml_texts: list[str]) -> None
         blockyaml.load_all(text, [], fastyaml_document)
     assert fastyaml_texts == [text]
     check(text)
+
+
+def test_a_line_seen_before_does_not_settle_a_key_awaiting_its_value() -> None:
+    # "b: 1" is known from the first document; in the second it follows "a:", and the
+    # next, deeper line makes the text one PyYAML refuses.
+    assert not check("b: 1\n---\na:\nb: 1\n  c: 2\n")
 
 
 def test_a_document_it_does_not_read_goes_to_fastyaml_alone(fastyaml_texts: list[str]) -> None:
