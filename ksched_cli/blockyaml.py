@@ -42,6 +42,9 @@ _PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\n"
 # A plain scalar may not start with these (``-`` only when no space follows: ``-1``).
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _EMPTY_FLOW = {"{}": dict, "[]": list}
+# Items opened on one line (``- - - x``): each level slices the rest of the line, so a
+# deeper line is fastyaml's, which reads it in linear time.
+MAX_ITEMS_ON_A_LINE = 16
 
 
 def load_all(
@@ -190,7 +193,7 @@ class _Reader:
                 continue
             if not line:
                 continue
-            whole = True  # the line is one entry (not an item's inner part)
+            inner_levels = 0  # items opened on this line so far (``- - x``, ``- a: 1``)
             first = line[0]
             if first == " ":
                 rest = line.lstrip(" ")
@@ -242,7 +245,9 @@ class _Reader:
                         pending, pending_col = True, col
                         col += len(rest) - len(inner)
                         rest = inner
-                        whole = False
+                        inner_levels += 1
+                        if inner_levels > MAX_ITEMS_ON_A_LINE:
+                            raise Unsupported("items nested on one line")  # slicing per level
                         continue
                     top.append(_value(_value_text(inner), scalars))
                     break
@@ -282,7 +287,7 @@ class _Reader:
                         break
                     values[text] = value  # the same text after a key is the same value
                 top[key] = value
-                if whole:
+                if not inner_levels:  # the whole line is this entry
                     entries[line] = (col, key, value)
                 break
         if started:

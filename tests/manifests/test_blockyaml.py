@@ -181,6 +181,18 @@ def test_steps_aside_from_the_rest(text: str, fastyaml_texts: list[str]) -> None
     check(text)
 
 
+def test_a_line_of_many_items_goes_to_fastyaml(fastyaml_texts: list[str]) -> None:
+    # Each item opened on a line slices the rest of it: past a few, fastyaml reads the
+    # document in linear time.
+    most = "- " * (blockyaml.MAX_ITEMS_ON_A_LINE + 1) + "x\n"  # 16 items opened inside the first
+    blockyaml.load_all(most, [], fastyaml_document)
+    assert fastyaml_texts == []
+    assert check(most)
+    fastyaml_texts.clear()
+    blockyaml.load_all("- " + most, [], fastyaml_document)
+    assert fastyaml_texts == ["- " + most]
+
+
 def test_a_line_seen_before_does_not_settle_a_key_awaiting_its_value() -> None:
     # "b: 1" is known from the first document; in the second it follows "a:", and the
     # next, deeper line makes the text one PyYAML refuses.
