@@ -263,7 +263,7 @@ class _Reader:
                 word = rest[:colon]
                 key = keys_get(word, _MISSING)
                 if key is _MISSING:
-                    key, text = _key_and_value(rest, scalars)
+                    key, text = _key_and_value(rest, word, scalars)
                     if word[0] != '"' and word[0] != "'":
                         keys[word] = key  # a plain key on its own, as read: the same next time
                 else:
@@ -297,26 +297,21 @@ class _Reader:
         return number
 
 
-def _key_and_value(rest: str, scalars: Scalars) -> tuple[Any, str]:
-    """A key line's key (plain or quoted) and the text after its ``: ``."""
+def _key_and_value(rest: str, word: str, scalars: Scalars) -> tuple[Any, str]:
+    """A key line's key and the text after its ``: ``; ``word`` is the line up to its
+    first ``: `` (the key, when it is plain)."""
     if rest[0] == '"' or rest[0] == "'":
         key, end = _quoted(rest)
         tail = rest[end:]
         if tail[:1] != ":" or (len(tail) > 1 and tail[1] != " "):
             raise Unsupported("quoted scalar without a key")
         return key, tail[2:]
-    colon = rest.find(": ")
-    if colon < 0:
-        if rest[-1] != ":":
-            raise Unsupported("scalar where a key was expected")
-        colon = len(rest) - 1
-    word = rest[:colon]
     if not word or word[0] in _INDICATORS or word[-1] == " " or " #" in word:
         raise Unsupported("key")
     key = scalars.plain(word)
     if type(key) is not str:
         key = plain_key(word)
-    return key, rest[colon + 2 :]
+    return key, rest[len(word) + 2 :]
 
 
 def _value(text: str, scalars: Scalars) -> Any:
