@@ -4,6 +4,7 @@ The json module keeps the last of repeated keys silently; a pairs hook (one C-bu
 list per object, the cheapest place the module offers) notices them, and only then is
 the text scanned again for their field paths and positions. The module's own nesting
 limit (the interpreter's recursion limit) ends in ``TooDeep`` rather than a traceback.
+PyYAML is imported on those two paths only, so reading JSON does without it.
 """
 
 from __future__ import annotations
@@ -11,11 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import yaml
-
 from ..yamlcore import Duplicate, NumberTooLong, TooDeep
 from ..yamlio import locate_scalar, long_integer
-from .yamlscan import scan_events
 
 
 def json_document(text: str, duplicates: list[Duplicate]) -> Any:
@@ -58,6 +56,10 @@ def _repeated(pairs: list[tuple[str, Any]]) -> list[str]:
 
 def _locate(text: str, repeated: list[str]) -> list[Duplicate]:
     """Paths and positions from the YAML parser (JSON is YAML's flow style); bare keys if not."""
+    import yaml  # PyYAML: only once a key is found repeated
+
+    from .yamlscan import scan_events
+
     try:
         found = scan_events(text)
     except (yaml.YAMLError, TooDeep):
@@ -68,6 +70,10 @@ def _locate(text: str, repeated: list[str]) -> list[Duplicate]:
 
 
 def _too_deep(text: str) -> TooDeep:
+    import yaml  # PyYAML: only for a document too deep for the json module
+
+    from .yamlscan import scan_events
+
     try:
         scan_events(text)
     except TooDeep as exc:

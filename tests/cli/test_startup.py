@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from ksched_cli.cli.main import COMMANDS, SHORT_HELP, VERBATIM_SHORT_HELP, LazyGroup, cli
@@ -231,6 +232,13 @@ def test_plain_manifests_and_built_in_profiles_are_read_without_pyyaml(
         path.write_text(f"{BLOCK_STYLE}---\napiVersion: v1\nkind: ConfigMap\n{added}\n")
         found, modules = _imported_by(args, ["yaml"])
         assert (found, modules[:1]) == (code, ["yaml"])
+    # JSON (kubectl get -o json) is the json module's, until a key is found repeated.
+    listed = {"apiVersion": "v1", "kind": "List", "items": list(yaml.safe_load_all(BLOCK_STYLE))}
+    path.write_text(json.dumps(listed))
+    assert _imported_by(args, ["yaml"]) == (0, [])
+    path.write_text(json.dumps(listed)[:-1] + ', "kind": "List"}')
+    found, modules = _imported_by(args, ["yaml"])
+    assert (found, modules[:1]) == (1, ["yaml"])
 
 
 def test_user_config_and_workloads_still_import_them(tmp_path: Path) -> None:
