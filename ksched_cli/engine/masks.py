@@ -7,7 +7,7 @@ has no mask for the pod, or where a node carries nominated pods.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..api.pod import Pod
 from ..framework.columns import BoolArray, IntArray, LiveNodes, NodeColumns, pick
@@ -75,16 +75,8 @@ def walk_with_masks(
     chosen = _first_in_walk(np.flatnonzero(ok if at is None else ok & ~at), start, n, to_find)
     failed: Failed = []
     if at is not None:
-        walk_clear = (chosen - start) % n
-        walk_special = (_first_in_walk(np.flatnonzero(at), start, n, n) - start) % n
-        ring = (positions, start, n, to_find)
-        extra: list[int] = []
-        _check_nominated(
-            fwk, state, pod, columns, masks, ring, walk_clear, walk_special, extra, failed
-        )
-        if extra:  # places in the walk: merged with the clear nodes', back to indexes
-            merged = sorted([*walk_clear.tolist(), *extra])[:to_find]
-            chosen = (np.array(merged, dtype=np.int64) + start) % n
+        ring = _Ring(positions, start, n, to_find)
+        chosen, failed = _check_nominated(fwk, state, pod, columns, masks, ring, chosen, at)
     # Every node a mask rejected before the last chosen one was visited and failed.
     end = (int(chosen[-1]) - start) % n if len(chosen) >= to_find else n
     chosen_positions = chosen if whole else positions[chosen]
@@ -126,21 +118,32 @@ def _all_of(masks: list[BoolArray], size: int) -> BoolArray:
     return passing
 
 
+class _Ring(NamedTuple):
+    """The walk's geometry: ``nodes``' live positions, where it starts, how many nodes
+    it goes round and how many feasible ones it looks for."""
+
+    positions: IntArray
+    start: int
+    n: int
+    to_find: int
+
+
 def _check_nominated(
     fwk: Framework,
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,
     masks: list[tuple[FilterPlugin, BoolArray | None]],
-    ring: tuple[IntArray, int, int, int],
-    walk_clear: IntArray,
-    walk_special: IntArray,
-    extra: list[int],
-    failed: Failed,
-) -> None:
-    """Nodes with nominated pods may still pass: check them one by one, in walk order,
-    until enough nodes are found (``extra`` gets the places of those that pass)."""
+    ring: _Ring,
+    chosen: IntArray,
+    at: BoolArray,
+) -> tuple[IntArray, Failed]:
+    """Nodes with nominated pods (``at``, per index) may still pass: check them one by
+    one, in walk order, until enough nodes are found. Returns the chosen indexes with
+    those that pass merged in, and the statuses of those that fail."""
     positions, start, n, to_find = ring
+    walk_clear = (chosen - start) % n  # places in the walk
+    walk_special = (_first_in_walk(np.flatnonzero(at), start, n, n) - start) % n
     before = np.searchsorted(walk_clear, walk_special)  # clear nodes walked before each
     reached = before < to_find  # the rest are never reached
     walk_special, before = walk_special[reached], before[reached]
@@ -151,6 +154,8 @@ def _check_nominated(
             known = _nominated_statuses(fwk, state, pod, columns, masks, at_positions)
         elif fit_decides_nominated(fwk, state):
             known = _nominated_statuses(fwk, state, pod, columns, masks, at_positions, True)
+    extra: list[int] = []
+    failed: Failed = []
     for k, (place, ahead, position) in enumerate(
         zip(walk_special.tolist(), before.tolist(), at_positions.tolist(), strict=True)
     ):
@@ -166,6 +171,10 @@ def _check_nominated(
         else:
             assert status is not None
             failed.append((ni.name, status))
+    if extra:  # places in the walk: merged with the clear nodes', back to indexes
+        merged = sorted([*walk_clear.tolist(), *extra])[:to_find]
+        chosen = (np.array(merged, dtype=np.int64) + start) % n
+    return chosen, failed
 
 
 def _walk_mixed(

@@ -79,9 +79,7 @@ class Nominations:
             self._pods = [p for _, p in live]
             self._row_of = {p.uid: i for i, (_, p) in enumerate(live)}
             self._dead = 0
-            self._columns = None  # rows moved: the next sync makes the arrays again
-            self._synced = 0
-            self._killed.clear()
+            self._columns = None  # rows moved: the next sync makes the arrays anew
 
     def totals(
         self, columns: NodeColumns, names: list[str], min_priority: int, exclude_uid: str
