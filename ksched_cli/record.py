@@ -13,6 +13,14 @@ compare, a hash over those fields for a frozen class and none for a mutable one,
 same ``repr`` text, and a method the class defines itself left alone. The result is a
 real dataclass (``fields``, ``replace`` and ``asdict`` work).
 
+A class without slots is made a dataclass only when first needed: on its first
+instance, or when its fields are first asked for (``fields``, ``is_dataclass``, a
+subclass). About half the record classes a plan imports are never instantiated in it,
+and each one's processing costs about as much as compiling its ``__init__``. A class
+with slots is rebuilt by ``dataclasses`` and one that writes its own ``__init__`` keeps
+it, so both are made at once. Until then the class reads as the plain class it was
+written as (no ``__eq__`` or ``__hash__`` of its own yet); no instance sees that.
+
 Frozenness is checked statically (mypy reads ``frozen`` through
 ``dataclass_transform``), not by a ``__setattr__`` at run time.
 """
@@ -70,8 +78,6 @@ def _explicit_hash(cls: type) -> bool:
 
 def _finish(cls: type, frozen: bool, eq: bool, slots: bool) -> type:
     explicit_hash = _explicit_hash(cls)
-    if cls.__doc__ is None:
-        cls.__doc__ = cls.__name__  # else dataclasses renders a signature for it
     made: type = dataclasses.dataclass(cls, repr=False, eq=False, slots=slots)
     fields = dataclasses.fields(made)
     methods: dict[str, Callable[..., Any]] = {
@@ -87,6 +93,43 @@ def _finish(cls: type, frozen: bool, eq: bool, slots: bool) -> type:
         hashed = _key(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
         made.__hash__ = _hash(hashed) if frozen else None  # type: ignore[assignment,method-assign]
     return made
+
+
+class _Fields:
+    """Stands for a deferred class's ``__dataclass_fields__``: reading it makes the class."""
+
+    __slots__ = ("cls", "eq", "frozen")
+
+    def __init__(self, cls: type, frozen: bool, eq: bool) -> None:
+        self.cls, self.frozen, self.eq = cls, frozen, eq
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        return _made(self).__dict__[_FIELDS]
+
+
+_FIELDS = "__dataclass_fields__"
+
+
+def _made(deferred: _Fields) -> type:
+    """The deferred class, made a dataclass (once: its stand-ins are gone after)."""
+    cls = deferred.cls
+    if cls.__dict__.get(_FIELDS) is deferred:
+        delattr(cls, _FIELDS)
+        delattr(cls, "__init__")
+        _finish(cls, deferred.frozen, deferred.eq, False)
+    return cls
+
+
+def _defer(cls: type, frozen: bool, eq: bool) -> type:
+    deferred = _Fields(cls, frozen, eq)
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        _made(deferred).__init__(self, *args, **kwargs)  # type: ignore[misc]
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    setattr(cls, _FIELDS, deferred)
+    cls.__init__ = __init__  # type: ignore[misc]
+    return cls
 
 
 @overload
@@ -106,6 +149,10 @@ def record(
     """``@dataclass`` with the same options, cheaper to create (see the module)."""
 
     def wrap(target: type[_T]) -> type[_T]:
-        return _finish(target, frozen, eq, slots)
+        if target.__doc__ is None:
+            target.__doc__ = target.__name__  # else dataclasses renders a signature for it
+        if slots or "__init__" in target.__dict__:
+            return _finish(target, frozen, eq, slots)
+        return _defer(target, frozen, eq)
 
     return wrap if cls is None else wrap(cls)

@@ -103,6 +103,7 @@ def test_eq_without_hash_is_unhashable_as_in_dataclasses() -> None:
         def __eq__(self, other: object) -> bool:
             return False
 
+    Only(1), Standard(1)  # a deferred class is made on its first instance
     assert (Only.__hash__ is None) == (Standard.__hash__ is None)
 
 
@@ -133,3 +134,68 @@ def test_a_docstring_is_kept_and_a_missing_one_is_the_name() -> None:
 
     assert Documented.__doc__ == "Says what it is."
     assert Bare.__doc__ == "Bare"
+
+
+def _deferred(cls: type) -> bool:
+    return not isinstance(cls.__dict__["__dataclass_fields__"], dict)
+
+
+def test_a_class_without_slots_is_made_when_first_needed() -> None:
+    @record(frozen=True)
+    class Base:
+        a: int
+
+    @record(frozen=True)
+    class Derived(Base):
+        b: str = "x"
+
+    class Plain(Base):
+        pass
+
+    assert _deferred(Base) and _deferred(Derived)
+    assert Derived(1) == Derived(1, "x")  # making Derived makes Base, its fields first
+    assert not _deferred(Derived) and not _deferred(Base)
+    assert hash(Derived(1)) == hash(Derived(1))
+    assert Plain(2).a == 2 and [f.name for f in dataclasses.fields(Plain)] == ["a"]
+
+
+def _slotted_subclass(cls: type) -> Any:
+    return record(slots=True)(type("Sub", (cls,), {"__annotations__": {"c": "int"}, "c": 0}))
+
+
+@pytest.mark.parametrize(
+    "first_use",
+    [
+        lambda cls: [f.name for f in dataclasses.fields(cls)] == ["a", "b"],
+        lambda cls: dataclasses.is_dataclass(cls),
+        lambda cls: cls(1).b == 2,
+        lambda cls: _slotted_subclass(cls)(1, 2, 3).c == 3,
+    ],
+    ids=["fields", "is_dataclass", "instance", "a subclass with slots"],
+)
+def test_every_first_use_makes_the_class(first_use: Any) -> None:
+    @record
+    class Thing:
+        a: int
+        b: int = 2
+
+    assert _deferred(Thing)
+    assert first_use(Thing)
+    assert not _deferred(Thing)
+    assert Thing(1) == Thing(1) and repr(Thing(1)).endswith(".Thing(a=1, b=2)")
+
+
+def test_a_class_with_slots_or_its_own_init_is_made_at_once() -> None:
+    @record(slots=True)
+    class Slotted:
+        a: int
+
+    @record
+    class Own:
+        a: int
+
+        def __init__(self, value: int) -> None:
+            self.a = value * 2
+
+    assert not _deferred(Slotted) and not _deferred(Own)
+    assert Own(2).a == 4 and Own(2) == Own(2)
