@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import gc
-import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..api.meta import DEFAULT_TIME
 from ..api.owners import owner_of
@@ -29,6 +29,9 @@ from .queue import SchedulingQueue
 from .runtime import Framework
 from .schedule_one import Sampler
 from .snapshot import Snapshot
+
+if TYPE_CHECKING:
+    import random
 
 # Below this many nodes the per-node reference runs: NumPy's cost per call outweighs
 # arrays of one or two elements (benchmarks/RESULTS.md), and a one-node plan, which has
@@ -75,7 +78,7 @@ class Engine:
         self.plan = rec.Plan(
             profiles=[p.scheduler_name for p in config.profiles], node_count=len(cluster.nodes)
         )
-        rng = random.Random(self.options.seed) if self.options.tie_break == "random" else None
+        rng = _seeded(self.options.seed) if self.options.tie_break == "random" else None
         self.sampler = Sampler(config.percentage_of_nodes_to_score, 0, rng)
         vectorize = self.options.vectorize
         if vectorize is None:
@@ -358,3 +361,10 @@ class Engine:
 
 def _fifo_less(a: QueuedPodInfo, b: QueuedPodInfo) -> bool:
     return (a.timestamp, a.pod.load_index) < (b.timestamp, b.pod.load_index)
+
+
+def _seeded(seed: int) -> random.Random:
+    """The draws of ``--tie-break random`` (``random`` is imported only for them)."""
+    import random
+
+    return random.Random(seed)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import field
@@ -26,6 +25,8 @@ from .snapshot import Snapshot
 from .walk import Failed, SchedulingError, visit
 
 if TYPE_CHECKING:  # batching and the SelectHost heap are v1.35's: imported when on
+    import random
+
     from .batching import OpportunisticBatch
 
 MIN_FEASIBLE_NODES_TO_FIND = 100

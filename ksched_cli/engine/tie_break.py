@@ -14,11 +14,14 @@ replays the cluster's rule: 0 for nodes without extender scores, a seeded draw o
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..framework.columns import IntArray
 from ..lazy_numpy import np
+
+if TYPE_CHECKING:  # a seeded Random comes from the engine, only with --tie-break random
+    import random
 
 
 class NodeScoreHeap:

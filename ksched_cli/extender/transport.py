@@ -8,7 +8,6 @@ reply's Go type.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config.types import Extender
@@ -33,6 +32,8 @@ class Transport(Protocol):
 
 def encode(body: Any) -> bytes:
     """Go's json.Marshal layout: no spaces."""
+    import json  # here: a plan without extenders never needs it
+
     return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
 
 
