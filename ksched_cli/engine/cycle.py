@@ -126,6 +126,7 @@ class SchedulingCycle:
         if post.victims:
             engine.cluster_changed(*deleted)
         for before in cleared:  # their status updates follow the victims' deletions
+            engine.queue.status_patched(before.uid, engine.clock)
             engine.nomination_ended(before)
 
     def _failure(
@@ -143,8 +144,7 @@ class SchedulingCycle:
         pod = info.pod
         info.unschedulable_plugins = set(rejectors)
         rejectors = rejectors | info.pending_plugins
-        engine.last_message[pod.uid] = message
-        engine.last_outcome[pod.uid] = rec.SCHEDULER_ERROR if error else rec.UNSCHEDULABLE
+        written = engine.write_condition(pod, error, message)
         if info.attempts >= MAX_ATTEMPTS:
             engine.queue.done(pod.uid)
             engine.decide(pod, engine.last_outcome[pod.uid], message=message)
@@ -152,15 +152,7 @@ class SchedulingCycle:
             engine.queue.add_unschedulable(
                 info, engine.queue.scheduling_cycle, engine.clock, bool(rejectors)
             )
-        before = pod.nominated_node_name
-        if nominate is not None:
-            pod.nominated_node_name = nominate
-        if pod.nominated_node_name:
-            engine.nominator.add(pod, pod.nominated_node_name)
-        else:
-            engine.nominator.delete(pod)
-        if before and before != pod.nominated_node_name:
-            engine.nomination_ended(replace(pod, nominated_node_name=before))
+        engine.status_written(pod, nominate, written)
 
     # --- success path ---------------------------------------------------------------
     def _assume_and_bind(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..api.meta import DEFAULT_TIME
@@ -328,6 +329,30 @@ class Engine:
             for pod_info in previous.pods if previous is not None else ():
                 info.add_pod(pod_info.pod)
         self.plan.node_count = len(self._cluster.nodes)
+
+    def write_condition(self, pod: Pod, error: bool, message: str) -> bool:
+        """handleSchedulingFailure's PodScheduled condition (reason SchedulerError after an
+        Error status, else Unschedulable, and the message): whether it changed."""
+        uid, outcome = pod.uid, rec.SCHEDULER_ERROR if error else rec.UNSCHEDULABLE
+        changed = (self.last_outcome.get(uid), self.last_message.get(uid)) != (outcome, message)
+        self.last_outcome[uid], self.last_message[uid] = outcome, message
+        return changed
+
+    def status_written(self, pod: Pod, nominate: str | None, condition_changed: bool) -> None:
+        """updatePod after a failure: the nomination (``nominate``; None keeps it), then
+        the update event of the pod itself when its status changed, and the end of a
+        nomination as lower-priority pods see it."""
+        before = pod.nominated_node_name
+        if nominate is not None:
+            pod.nominated_node_name = nominate
+        if pod.nominated_node_name:
+            self.nominator.add(pod, pod.nominated_node_name)
+        else:
+            self.nominator.delete(pod)
+        if condition_changed or before != pod.nominated_node_name:
+            self.queue.status_patched(pod.uid, self.clock)
+        if before and before != pod.nominated_node_name:
+            self.nomination_ended(replace(pod, nominated_node_name=before))
 
     def nomination_ended(self, before: Pod) -> list[QueuedPodInfo] | None:
         """A pending pod's nomination changed or ended, or the pod was deleted (v1.33+):

@@ -30,6 +30,8 @@ class Hints(Protocol):
 
     def concerns(self, info: QueuedPodInfo, event: Event) -> bool: ...
 
+    def own_update(self, info: QueuedPodInfo) -> str: ...
+
 
 class _Entry:
     __slots__ = ("info", "less")
@@ -201,6 +203,19 @@ class SchedulingQueue:
             moved.append(info)
         self.move_request_cycle = self.scheduling_cycle
         return moved
+
+    def status_patched(self, uid: str, now: float) -> None:
+        """SchedulingQueue.Update on the scheduler's own status patch of a pending pod
+        (its condition or nomination written): with hints (v1.32+) a pod waiting in
+        unschedulablePods moves if a rejector registered every Pod update; v1.30 ignores
+        a status-only update (isPodUpdated)."""
+        info = self.unschedulable.get(uid)
+        if info is None or self.hints is None:
+            return
+        strategy = self.hints.own_update(info)
+        if strategy != SKIP:
+            del self.unschedulable[uid]
+            self._requeue(info, strategy, now)
 
     def move_with_hints(
         self,

@@ -94,11 +94,10 @@ def test_reserve_failure_unreserves_forgets_and_waits_for_a_change() -> None:
     assert _outcome(engine) == ("Unschedulable", message)
 
 
-@pytest.mark.parametrize("version", ["1.31", "1.32"])
-def test_prebind_rejection_is_a_fit_error_in_v131_v132(version: str) -> None:
+def test_prebind_rejection_is_a_fit_error_in_v131() -> None:
     # bindingCycle wraps the rejection in a FitError over the chosen node, the plugin its
     # rejector: the pod waits for an event, and this cluster sends none.
-    engine, plugin = _engine("prebind", version)
+    engine, plugin = _engine("prebind", "1.31")
     engine.run()
     message = "0/1 nodes are available: 1 prebind said no."
     assert _summary(engine) == [("Rejected", "n1", message, 0.0)]
@@ -106,6 +105,18 @@ def test_prebind_rejection_is_a_fit_error_in_v131_v132(version: str) -> None:
     node = engine.snapshot.get("n1")
     assert node is not None and node.pods == []
     assert _outcome(engine) == ("Unschedulable", message)
+
+
+def test_prebind_rejection_by_a_plugin_without_events_is_retried_in_v132() -> None:
+    # The same FitError; with hints (v1.32) the status patch of the failure is an update
+    # of the pod itself, which a plugin registering no events of its own (every event,
+    # as defaultEnqueueExtension) takes: the pod is tried again after its backoff.
+    engine, plugin = _engine("prebind", "1.32")
+    engine.run()
+    message = "0/1 nodes are available: 1 prebind said no."
+    assert _summary(engine) == [("Rejected", "n1", message, 0.0), ("Scheduled", "n1", "", 1.0)]
+    assert plugin.calls == ["prebind", "unreserve", "prebind"]
+    assert _outcome(engine) == ("Scheduled", "")
 
 
 @pytest.mark.parametrize(
