@@ -13,7 +13,7 @@ from ksched_cli.config.load import default_config
 from ksched_cli.engine.cluster import Cluster
 from ksched_cli.engine.engine import Engine
 from ksched_cli.engine.queueing_hints import AFTER_BACKOFF, IMMEDIATELY, SKIP, own_update_strategy
-from ksched_cli.framework.types import QueuedPodInfo
+from ksched_cli.framework.types import PostFilterResult, QueuedPodInfo
 from ksched_cli.versions.releases import release
 from tests.fakes import make_node, make_pod
 
@@ -73,3 +73,23 @@ def test_a_pod_an_in_tree_plugin_rejected_waits(version: str) -> None:
     engine = Engine(config, Cluster(nodes=[make_node("n1")], pods=pods))
     engine.run()
     assert [(a.result, a.time) for a in engine.plan.attempts] == [("Unschedulable", 0.0)]
+
+
+@pytest.mark.parametrize(("rejector", "moved"), [("Extender", True), ("NodeResourcesFit", False)])
+def test_a_nomination_a_preemption_clears_is_an_update_of_that_pod(
+    rejector: str, moved: bool
+) -> None:
+    # v1.32 sends no nomination-ended event (v1.33+): only the cleared pod's own update
+    # can move it, and only a rejector registering every Pod update takes that.
+    engine = Engine(
+        default_config(release("1.32").features), Cluster(nodes=[make_node("n1")], pods=[])
+    )
+    low = make_pod("low", priority=1)
+    low.nominated_node_name = "n1"
+    engine.nominator.add(low, "n1")
+    info = QueuedPodInfo(pod=low)
+    info.unschedulable_plugins = {rejector}
+    engine.queue.unschedulable[low.uid] = info
+    engine.cycle.engine_preempt(make_pod("high", priority=10), "n1", PostFilterResult("n1"))
+    assert low.nominated_node_name == ""
+    assert (low.uid not in engine.queue.unschedulable) is moved
