@@ -210,14 +210,14 @@ def _whole(name: str, version: str) -> list[float]:
     imports what the array paths need (NumPy among them; a 1-node plan imports neither)."""
     with tempfile.TemporaryDirectory() as tmp:
         env = _cached_env(tmp)
-        one, path, out = Path(tmp) / "one.yaml", Path(tmp) / f"{name}.yaml", Path(tmp) / "out"
-        one.write_text(yaml.safe_dump_all([node(0), node(1), node(2), pod("p")]))
+        warm, path, out = Path(tmp) / "warm.yaml", Path(tmp) / f"{name}.yaml", Path(tmp) / "out"
+        warm.write_text(yaml.safe_dump_all([node(0), node(1), node(2), pod("p")]))
         with path.open("w") as stream:
             yaml.dump_all(
                 WORKLOADS[name](), stream, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper)
             )
         release_args = ["--kubernetes-version", version] if version else []
-        subprocess.run([*_ksched(), "plan", str(one)], capture_output=True, check=True, env=env)
+        subprocess.run([*_ksched(), "plan", str(warm)], capture_output=True, check=True, env=env)
         times = []
         for _ in range(WHOLE_RUNS):
             with out.open("w") as sink:

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 
 ADD = "Add"
 DELETE = "Delete"
+# The scheduler's own status patch of a pending pod, as the update of that pod it comes
+# back as: the catch-all Pod update, which only a registration of every Pod update takes
+# (no plugin of the hint tables registers one).
+UPDATE = "Update"
 
 # queueingStrategy
 SKIP = "skip"
@@ -27,6 +31,6 @@ IMMEDIATELY = "immediately"
 class PodEvent:
     """An assigned pod appeared (bound) or disappeared (deleted, or forgotten)."""
 
-    action: str  # ADD or DELETE
+    action: str  # ADD, DELETE or (the pod itself) UPDATE
     pod: Pod
     node: str  # where it is (or was) assigned; a forgotten pod no longer says

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..framework.types import QueuedPodInfo
 from ..versions.features import V130, Features
 from .backoff_queue import BackoffQueue
-from .pod_events import AFTER_BACKOFF, IMMEDIATELY, SKIP
+from .pod_events import AFTER_BACKOFF, IMMEDIATELY, SKIP, UPDATE, PodEvent
 
 if TYPE_CHECKING:
     from .queueing_hints import Event
@@ -29,8 +29,6 @@ class Hints(Protocol):
     def worth_requeuing(self, info: QueuedPodInfo, event: Event) -> str: ...
 
     def concerns(self, info: QueuedPodInfo, event: Event) -> bool: ...
-
-    def own_update(self, info: QueuedPodInfo) -> str: ...
 
 
 class _Entry:
@@ -212,7 +210,7 @@ class SchedulingQueue:
         info = self.unschedulable.get(uid)
         if info is None or self.hints is None:
             return
-        strategy = self.hints.own_update(info)
+        strategy = self.hints.worth_requeuing(info, PodEvent(UPDATE, info.pod, ""))
         if strategy != SKIP:
             del self.unschedulable[uid]
             self._requeue(info, strategy, now)

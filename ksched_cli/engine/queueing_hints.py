@@ -4,11 +4,13 @@ With hints an unschedulable pod leaves unschedulablePods on a cluster event only
 plugin that rejected it registered that event and its hint says Queue
 (backend/queue/scheduling_queue.go ``isPodWorthRequeuing``). The events a one-shot plan
 produces are pod events: a pod bound (AssignedPodAdd), a pod deleted or an assumed pod
-forgotten (AssignedPodDelete). The hints are v1.32.5's ``EventsToRegister`` of each
-in-tree plugin, for those two events (node events: node_hints.py; storage objects:
-storage_hints.py); a plugin without ``EventsToRegister`` (or the
-extenders) takes every event, one that registers none takes none. From v1.36
-InterPodAffinity and PodTopologySpread judge a deleted pod that was only nominated too.
+forgotten (AssignedPodDelete), and a pending pod's own status patch (UPDATE of the pod
+itself, which no plugin of these tables registers). The hints are v1.32.5's
+``EventsToRegister`` of each in-tree plugin, for those events (node events:
+node_hints.py; storage objects: storage_hints.py); a plugin without
+``EventsToRegister`` (or the extenders) takes every event, one that registers none
+takes none. From v1.36 InterPodAffinity and PodTopologySpread judge a deleted pod that
+was only nominated too.
 """
 
 from __future__ import annotations
@@ -237,24 +239,6 @@ def worth_requeuing(
     return strategy
 
 
-def own_update_strategy(info: QueuedPodInfo) -> str:
-    """isPodWorthRequeuing for the scheduler's own status patch of a pending pod: the
-    catch-all Pod update (v1.32-v1.33 updatePodOther, then the general Update), which
-    matches only a registration of every Pod update: a rejector without EnqueueExtensions
-    (an extender; in-tree Pod registrations name specific updates)."""
-    rejectors = info.unschedulable_plugins | info.pending_plugins
-    if not rejectors:
-        return AFTER_BACKOFF
-    strategy = SKIP
-    for name in sorted(rejectors):
-        if has_enqueue_extensions(name):
-            continue
-        if name in info.pending_plugins:
-            return IMMEDIATELY
-        strategy = AFTER_BACKOFF
-    return strategy
-
-
 def crosses_topology(info: QueuedPodInfo, added: Pod, ns_labels: dict[str, str]) -> bool:
     """getUnschedulablePodsWithCrossTopologyTerm: who an AssignedPodAdd may concern."""
     if "PodTopologySpread" in info.unschedulable_plugins and added.namespace == info.pod.namespace:
@@ -308,9 +292,6 @@ class ProfileHints:
     def worth_requeuing(self, info: QueuedPodInfo, event: Event) -> str:
         plugins = self._plugins.get(info.pod.scheduler_name, {})
         return worth_requeuing(info, event, plugins, self._features)
-
-    def own_update(self, info: QueuedPodInfo) -> str:
-        return own_update_strategy(info)
 
     def concerns(self, info: QueuedPodInfo, event: Event) -> bool:
         """Node, storage and delete events reach every pod; AssignedPodAdd only those

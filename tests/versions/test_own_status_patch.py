@@ -12,7 +12,14 @@ from ksched_cli.cli.main import _register, cli
 from ksched_cli.config.load import default_config
 from ksched_cli.engine.cluster import Cluster
 from ksched_cli.engine.engine import Engine
-from ksched_cli.engine.queueing_hints import AFTER_BACKOFF, IMMEDIATELY, SKIP, own_update_strategy
+from ksched_cli.engine.pod_events import UPDATE
+from ksched_cli.engine.queueing_hints import (
+    AFTER_BACKOFF,
+    IMMEDIATELY,
+    SKIP,
+    PodEvent,
+    worth_requeuing,
+)
 from ksched_cli.framework.types import PostFilterResult, QueuedPodInfo
 from ksched_cli.versions.releases import release
 from tests.fakes import make_node, make_pod
@@ -33,10 +40,10 @@ EXTENDER = "examples/extender/"
         (set(), set(), AFTER_BACKOFF),  # no rejector: isPodWorthRequeuing's first rule
     ],
 )
-def test_own_update_strategy(rejectors: set[str], pending: set[str], want: str) -> None:
+def test_own_update_hint(rejectors: set[str], pending: set[str], want: str) -> None:
     info = QueuedPodInfo(pod=make_pod("p"))
     info.unschedulable_plugins, info.pending_plugins = set(rejectors), set(pending)
-    assert own_update_strategy(info) == want
+    assert worth_requeuing(info, PodEvent(UPDATE, info.pod, ""), {}) == want
 
 
 def _legacy_attempts(version: str) -> list[float]:
