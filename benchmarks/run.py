@@ -39,7 +39,8 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.workloads import WORKLOADS, node, pod
+from benchmarks.commands import real_loop, startup, whole
+from benchmarks.workloads import WORKLOADS
 
 # Pods/s of the real kube-scheduler framework in a one-shot loop (loop only: no YAML,
 # no framework construction, no output) on this machine kind, best of 3: v1.36.2 as
@@ -56,6 +57,7 @@ REFERENCE: dict[str, dict[str, float]] = {
 
 def _run_one(
     name: str,
+    path: Path,
     profile: bool,
     explain_table: bool = False,
     explain_json: bool = False,
@@ -72,14 +74,8 @@ def _run_one(
 
     chosen = release(version or DEFAULT_VERSION)
 
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / f"{name}.yaml"
-        with path.open("w") as out:
-            yaml.dump_all(
-                WORKLOADS[name](), out, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-            )
-        started = time.perf_counter()
-        loaded = load_cluster([str(path)], kubernetes_version=chosen.version)
+    started = time.perf_counter()
+    loaded = load_cluster([str(path)], kubernetes_version=chosen.version)
     load_seconds = time.perf_counter() - started
     pending = sum(1 for p in loaded.cluster.pods if not p.node_name)
     stamps: list[float] = []
@@ -189,72 +185,21 @@ def _fifths(started: float, stamps: list[float], pods: list[str]) -> list[float]
     return out
 
 
-def _cached_env(tmp: str) -> dict[str, str]:
-    """Bytecode cached (even where PYTHONDONTWRITEBYTECODE is set), outside the tree."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
-    return env
+def _write_workload(name: str, directory: str) -> Path:
+    path = Path(directory) / f"{name}.yaml"
+    with path.open("w") as stream:
+        yaml.dump_all(
+            WORKLOADS[name](), stream, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        )
+    return path
 
 
-def _ksched() -> list[str]:
-    ksched = Path(sys.executable).parent / "ksched"
-    return [str(ksched)] if ksched.exists() else [sys.executable, "-m", "ksched_cli"]
-
-
-WHOLE_RUNS = 3  # the best of three, as the reference loop's rates are
-
-
-def _whole(name: str, version: str) -> list[float]:
-    """Wall seconds of each of WHOLE_RUNS runs of `ksched plan FILE` (start-up, loading,
-    planning, the table written to a file), bytecode cached first by a 3-node plan, which
-    imports what the array paths need (NumPy among them; a 1-node plan imports neither)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        env = _cached_env(tmp)
-        warm, path, out = Path(tmp) / "warm.yaml", Path(tmp) / f"{name}.yaml", Path(tmp) / "out"
-        warm.write_text(yaml.safe_dump_all([node(0), node(1), node(2), pod("p")]))
-        with path.open("w") as stream:
-            yaml.dump_all(
-                WORKLOADS[name](), stream, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-            )
-        release_args = ["--kubernetes-version", version] if version else []
-        subprocess.run([*_ksched(), "plan", str(warm)], capture_output=True, check=True, env=env)
-        times = []
-        for _ in range(WHOLE_RUNS):
-            with out.open("w") as sink:
-                started = time.perf_counter()
-                subprocess.run(
-                    [*_ksched(), "plan", str(path), *release_args],
-                    stdout=sink, check=False, env=env,
-                )
-                times.append(time.perf_counter() - started)
-        return times
-
-
-def _against_references(name: str, rate: float) -> str:
-    parts = []
+def _against_references(name: str, rate: float, measured: float | None = None) -> str:
+    parts = [f"{rate / measured:.2f}x the loop measured now"] if measured else []
     for label, table in REFERENCE.items():
         if name in table:
             parts.append(f"{rate / table[name]:.2f}x {label}")
     return ", ".join(parts)
-
-
-def _startup() -> dict[str, float]:
-    """Median of 10 wall-clock runs of `ksched --help` and of a 1-node plan, in ms."""
-    cmd = _ksched()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "one.yaml"
-        path.write_text(yaml.safe_dump_all([node(0), pod("p")]))
-        env = _cached_env(tmp)
-        out = {}
-        for label, args in (("help_ms", ["--help"]), ("plan_1_node_ms", ["plan", str(path)])):
-            subprocess.run([*cmd, *args], capture_output=True, check=True, env=env)  # warm up
-            times = []
-            for _ in range(10):
-                t = time.perf_counter()
-                subprocess.run([*cmd, *args], capture_output=True, check=True, env=env)
-                times.append((time.perf_counter() - t) * 1000)
-            out[label] = round(statistics.median(times), 1)
-    return out
 
 
 def main() -> int:
@@ -287,11 +232,28 @@ def main() -> int:
         help="also time the whole `ksched plan FILE` command (start-up, YAML, output; "
         "best of 3 runs)",
     )
+    parser.add_argument(
+        "--real-loop",
+        metavar="COMMAND",
+        help="a command running the real kube-scheduler's one-shot loop on a manifest file "
+        "(given as its last argument) that prints `best N pods/s` last; run on each "
+        "workload's file right after ksched's timings, so the ratios compare the same "
+        "machine at the same time",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        metavar="N",
+        help="plan (and time) each workload N times, each round beside its own real-loop "
+        "run, and give the median ratios (default: 1)",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--file", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         result = _run_one(
-            args.child, args.profile, args.explain_table, args.explain_json,
+            args.child, Path(args.file), args.profile, args.explain_table, args.explain_json,
             args.kubernetes_version,
         )
         print(json.dumps(result))
@@ -299,7 +261,7 @@ def main() -> int:
     names = args.workloads or [*WORKLOADS, "startup"]
     if "startup" in names:
         names.remove("startup")
-        print("start-up (median of 10):", json.dumps(_startup()))
+        print("start-up (median of 10):", json.dumps(startup()))
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
         parser.error(f"unknown workload(s): {', '.join(unknown)}")
@@ -309,39 +271,74 @@ def main() -> int:
         "  | plan CPU s, pods per CPU-second per fifth"
     )
     for name in names:
-        cmd = [sys.executable, __file__, "--child", name] + (["--profile"] if args.profile else [])
-        cmd += ["--explain-table"] if args.explain_table else []
-        cmd += ["--explain-json"] if args.explain_json else []
-        cmd += ["--kubernetes-version", args.kubernetes_version] if args.kubernetes_version else []
-        # stdout carries the result line; stderr shows the profile when asked for.
-        stderr = None if args.profile else subprocess.PIPE
-        out = subprocess.run(cmd, text=True, stdout=subprocess.PIPE, stderr=stderr)
-        if out.returncode != 0:
-            print(f"{name:<20} failed: {(out.stderr or '').strip()[-400:]}")
-            continue
-        r = json.loads(out.stdout.strip().splitlines()[-1])
-        print(
-            f"{r['workload']:<20}{r['nodes']:>7}{r['pending']:>9}{r['scheduled']:>8}"
-            f"{r['load_s']:>8}{r['setup_s']:>8}{r['plan_s']:>8}{r['pods_per_s']:>9}"
-            f"{r['peak_rss_mib']:>9}"
-            f"  {' '.join(str(f) for f in r['fifths'])}"
-            f"  | {r['plan_cpu_s']}  {' '.join(str(f) for f in r['cpu_fifths'])}"
-            + (f"  (spooled {r['spooled_mib']:,} MiB)" if "spooled_mib" in r else "")
-        )
-        against = _against_references(name, r["pods_per_s"])
-        if against:
-            print(f"{'':<20}engine against the real loop: {against}")
-        if args.whole:
-            times = _whole(name, args.kubernetes_version)
-            seconds = min(times)
-            rate = r["pending"] / seconds
-            against = _against_references(name, rate)
-            runs = " ".join(f"{t:.2f}" for t in times)
-            print(
-                f"{'':<20}whole command: {seconds:.2f} s (best of {runs}), {rate:.1f} pods/s"
-                + (f" ({against})" if against else "")
-            )
+        with tempfile.TemporaryDirectory() as tmp:
+            path = _write_workload(name, tmp)
+            rounds = [_report(name, path, args) for _ in range(args.rounds)]
+        _summarize(name, [r for r in rounds if r is not None])
     return 0
+
+
+Round = tuple[float, float | None, float | None]  # engine pods/s, whole pods/s, real loop
+
+
+def _summarize(name: str, rounds: list[Round]) -> None:
+    """Median ratios to the real loop measured beside them, over rounds that measured it:
+    on a busy machine one round's ratio moves with the load of its minute."""
+    paired = [r for r in rounds if r[2]]
+    if len(paired) < 2:
+        return
+    engine = [e / m for e, _, m in paired if m]
+    whole_ratios = [w / m for _, w, m in paired if w and m]
+    line = f"{name}: over {len(paired)} rounds, engine {_spread(engine)}"
+    if whole_ratios:
+        line += f", whole command {_spread(whole_ratios)}"
+    print(f"{line} the real loop measured beside it")
+
+
+def _spread(ratios: list[float]) -> str:
+    return f"{statistics.median(ratios):.2f}x (median; {min(ratios):.2f}-{max(ratios):.2f}x)"
+
+
+def _report(name: str, path: Path, args: argparse.Namespace) -> Round | None:
+    """Plan one workload's file in a child process, then (if asked) time the whole
+    command and the real loop on the same file; the rates, or None if the plan failed."""
+    cmd = [sys.executable, __file__, "--child", name, "--file", str(path)]
+    cmd += ["--profile"] if args.profile else []
+    cmd += ["--explain-table"] if args.explain_table else []
+    cmd += ["--explain-json"] if args.explain_json else []
+    cmd += ["--kubernetes-version", args.kubernetes_version] if args.kubernetes_version else []
+    # stdout carries the result line; stderr shows the profile when asked for.
+    stderr = None if args.profile else subprocess.PIPE
+    out = subprocess.run(cmd, text=True, stdout=subprocess.PIPE, stderr=stderr)
+    if out.returncode != 0:
+        print(f"{name:<20} failed: {(out.stderr or '').strip()[-400:]}")
+        return None
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    print(
+        f"{r['workload']:<20}{r['nodes']:>7}{r['pending']:>9}{r['scheduled']:>8}"
+        f"{r['load_s']:>8}{r['setup_s']:>8}{r['plan_s']:>8}{r['pods_per_s']:>9}"
+        f"{r['peak_rss_mib']:>9}"
+        f"  {' '.join(str(f) for f in r['fifths'])}"
+        f"  | {r['plan_cpu_s']}  {' '.join(str(f) for f in r['cpu_fifths'])}"
+        + (f"  (spooled {r['spooled_mib']:,} MiB)" if "spooled_mib" in r else "")
+    )
+    times = whole(path, args.kubernetes_version) if args.whole else []
+    measured = real_loop(args.real_loop, path) if args.real_loop else None
+    if measured:
+        print(f"{'':<20}real loop, measured now: {measured:.1f} pods/s")
+    against = _against_references(name, r["pods_per_s"], measured)
+    if against:
+        print(f"{'':<20}engine against the real loop: {against}")
+    rate = None
+    if times:
+        rate = r["pending"] / min(times)
+        against = _against_references(name, rate, measured)
+        runs = " ".join(f"{t:.2f}" for t in times)
+        print(
+            f"{'':<20}whole command: {min(times):.2f} s (best of {runs}), {rate:.1f} pods/s"
+            + (f" ({against})" if against else "")
+        )
+    return r["pods_per_s"], rate, measured
 
 
 if __name__ == "__main__":
