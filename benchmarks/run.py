@@ -8,9 +8,15 @@
                                              # ksched's default release)
     python benchmarks/run.py --whole basic   # also time the whole `ksched plan FILE` command
                                              # (best of 3 runs, as the reference's rates)
+    python benchmarks/run.py --whole --rounds 3 --real-loop 'path/to/loop' basic-500
+                                             # the real scheduler's loop timed on the same
+                                             # file beside each round; median ratios at the end
 
 Each workload with a reference shows the real kube-scheduler's one-shot loop on this
 machine kind beside it (`REFERENCE`): v1.36.2's for every release, and v1.30.6's too.
+Those rates were measured on a quiet machine; on a busy one, `--real-loop` runs the
+real loop (a program outside this repository: RESULTS.md says how it is built) on each
+workload's own file right after ksched's timings, so both see the same machine.
 
 Each workload runs in its own process so that peak RSS is its own. Manifests are
 written to a temporary YAML file and read back through the normal loader. `plan s`
