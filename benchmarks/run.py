@@ -254,6 +254,14 @@ def main() -> int:
         help="plan (and time) each workload N times, each round beside its own real-loop "
         "run, and give the median ratios (default: 1)",
     )
+    parser.add_argument(
+        "--engine-runs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="plan each workload N times, each in a fresh process, and show the fastest "
+        "(the reference's rates are the best of 3; default: 1)",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--file", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -315,11 +323,14 @@ def _report(name: str, path: Path, args: argparse.Namespace) -> Round | None:
     cmd += ["--kubernetes-version", args.kubernetes_version] if args.kubernetes_version else []
     # stdout carries the result line; stderr shows the profile when asked for.
     stderr = None if args.profile else subprocess.PIPE
-    out = subprocess.run(cmd, text=True, stdout=subprocess.PIPE, stderr=stderr)
-    if out.returncode != 0:
-        print(f"{name:<20} failed: {(out.stderr or '').strip()[-400:]}")
-        return None
-    r = json.loads(out.stdout.strip().splitlines()[-1])
+    results = []
+    for _ in range(args.engine_runs):
+        out = subprocess.run(cmd, text=True, stdout=subprocess.PIPE, stderr=stderr)
+        if out.returncode != 0:
+            print(f"{name:<20} failed: {(out.stderr or '').strip()[-400:]}")
+            return None
+        results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    r = max(results, key=lambda result: float(result["pods_per_s"]))
     print(
         f"{r['workload']:<20}{r['nodes']:>7}{r['pending']:>9}{r['scheduled']:>8}"
         f"{r['load_s']:>8}{r['setup_s']:>8}{r['plan_s']:>8}{r['pods_per_s']:>9}"
@@ -328,6 +339,9 @@ def _report(name: str, path: Path, args: argparse.Namespace) -> Round | None:
         f"  | {r['plan_cpu_s']}  {' '.join(str(f) for f in r['cpu_fifths'])}"
         + (f"  (spooled {r['spooled_mib']:,} MiB)" if "spooled_mib" in r else "")
     )
+    if len(results) > 1:
+        rates = " ".join(str(result["pods_per_s"]) for result in results)
+        print(f"{'':<20}engine: the best of {rates} pods/s")
     times = whole(path, args.kubernetes_version) if args.whole else []
     measured = real_loop(args.real_loop, path) if args.real_loop else None
     if measured:
