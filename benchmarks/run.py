@@ -208,6 +208,13 @@ def _against_references(name: str, rate: float, measured: float | None = None) -
     return ", ".join(parts)
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -248,7 +255,7 @@ def main() -> int:
     )
     parser.add_argument(
         "--rounds",
-        type=int,
+        type=_positive,
         default=1,
         metavar="N",
         help="plan (and time) each workload N times, each round beside its own real-loop "
@@ -256,7 +263,7 @@ def main() -> int:
     )
     parser.add_argument(
         "--engine-runs",
-        type=int,
+        type=_positive,
         default=1,
         metavar="N",
         help="plan each workload N times, each in a fresh process, and show the fastest "
@@ -301,7 +308,7 @@ def _summarize(name: str, rounds: list[Round]) -> None:
     paired = [r for r in rounds if r[2]]
     if len(paired) < 2:
         return
-    engine = [e / m for e, _, m in paired if m]
+    engine = [e / m for e, _, m in paired if m]  # `if m` narrows the type only
     whole_ratios = [w / m for _, w, m in paired if w and m]
     line = f"{name}: over {len(paired)} rounds, engine {_spread(engine)}"
     if whole_ratios:
