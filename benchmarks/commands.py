@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -41,17 +42,18 @@ def whole(path: Path, version: str) -> list[float]:
         warm, out = Path(tmp) / "warm.yaml", Path(tmp) / "out"
         warm.write_text(yaml.safe_dump_all([node(0), node(1), node(2), pod("p")]))
         release_args = ["--kubernetes-version", version] if version else []
-        subprocess.run([*ksched(), "plan", str(warm)], capture_output=True, check=True, env=env)
-        times = []
-        for _ in range(WHOLE_RUNS):
-            with out.open("w") as sink:
-                started = time.perf_counter()
-                subprocess.run(
-                    [*ksched(), "plan", str(path), *release_args],
-                    stdout=sink, check=False, env=env,
-                )
-                times.append(time.perf_counter() - started)
-        return times
+        cmd = ksched()
+        subprocess.run([*cmd, "plan", str(warm)], capture_output=True, check=True, env=env)
+        plan = [*cmd, "plan", str(path), *release_args]
+        with out.open("w") as sink:
+            return [_wall(plan, env, stdout=sink, check=False) for _ in range(WHOLE_RUNS)]
+
+
+def _wall(args: list[str], env: dict[str, str], **run: Any) -> float:
+    """Wall seconds of one run of ``args``."""
+    started = time.perf_counter()
+    subprocess.run(args, env=env, **run)
+    return time.perf_counter() - started
 
 
 BEST = re.compile(r"^best ([0-9.]+) pods/s$")
@@ -81,11 +83,6 @@ def startup() -> dict[str, float]:
         env = cached_env(tmp)
         out = {}
         for label, args in (("help_ms", ["--help"]), ("plan_1_node_ms", ["plan", str(path)])):
-            subprocess.run([*cmd, *args], capture_output=True, check=True, env=env)  # warm up
-            times = []
-            for _ in range(10):
-                t = time.perf_counter()
-                subprocess.run([*cmd, *args], capture_output=True, check=True, env=env)
-                times.append((time.perf_counter() - t) * 1000)
-            out[label] = round(statistics.median(times), 1)
+            runs = [_wall([*cmd, *args], env, capture_output=True, check=True) for _ in range(11)]
+            out[label] = round(statistics.median(runs[1:]) * 1000, 1)  # the first warms up
     return out

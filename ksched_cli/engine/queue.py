@@ -208,12 +208,8 @@ class SchedulingQueue:
         unschedulablePods moves if a rejector registered every Pod update; v1.30 ignores
         a status-only update (isPodUpdated)."""
         info = self.unschedulable.get(uid)
-        if info is None or self.hints is None:
-            return
-        strategy = self.hints.worth_requeuing(info, PodEvent(UPDATE, info.pod, ""))
-        if strategy != SKIP:
-            del self.unschedulable[uid]
-            self._requeue(info, strategy, now)
+        if info is not None and self.hints is not None:
+            self._requeue_if_worth(info, PodEvent(UPDATE, info.pod, ""), self.hints, now)
 
     def move_with_hints(
         self,
@@ -243,16 +239,23 @@ class SchedulingQueue:
                 continue
             if pre_check is not None and not pre_check(info):
                 continue
-            strategy = hints.worth_requeuing(info, event)
-            if strategy == SKIP:
-                continue
-            del self.unschedulable[info.pod.uid]
-            self._requeue(info, strategy, now)
-            moved.append(info)
+            if self._requeue_if_worth(info, event, hints, now):
+                moved.append(info)
         self.move_request_cycle = self.scheduling_cycle
         for events in self._in_flight.values():
             events.append(event)
         return moved
+
+    def _requeue_if_worth(
+        self, info: QueuedPodInfo, event: Event, hints: Hints, now: float
+    ) -> bool:
+        """isPodWorthRequeuing, then requeuePodWithQueueingStrategy: whether it moved."""
+        strategy = hints.worth_requeuing(info, event)
+        if strategy == SKIP:
+            return False
+        del self.unschedulable[info.pod.uid]
+        self._requeue(info, strategy, now)
+        return True
 
     def activate(self, uid: str) -> bool:
         """Activate: a pod in unschedulablePods or backoffQ goes to activeQ at once."""
