@@ -53,6 +53,26 @@ def run_permit(fwk: Framework, state: CycleState, pod: Pod, node: str) -> Permit
     return PermitOutcome(None, {})
 
 
+def run_pre_bind_pre_flights(
+    fwk: Framework, state: CycleState, pod: Pod, node: str
+) -> Status | None:
+    """RunPreBindPreFlights (v1.35+): None (Success) when some PreBind plugin has work for
+    the pod on ``node``, Skip when none has, or the Error that stops the binding cycle."""
+    result: Status | None = Status(Code.SKIP, "")
+    for pl in fwk.pre_flight_plugins:
+        status = pl.pre_bind_pre_flight(state, pod, node)
+        if status is None or status.code == Code.SUCCESS:
+            result = None
+        elif status.code == Code.ERROR:
+            return as_error(f'running PreBindPreFlight "{pl.name}": {status.message()}')
+        elif status.code != Code.SKIP:
+            return as_error(
+                f'PreBindPreFlight {pl.name} returned "{status.code.go_name}", which is '
+                "unsupported. It is supposed to return Success, Skip, or Error status"
+            )
+    return result
+
+
 def run_pre_bind(fwk: Framework, state: CycleState, pod: Pod, node: str) -> Status | None:
     for pl in fwk.pre_bind_plugins:
         status = pl.pre_bind(state, pod, node)

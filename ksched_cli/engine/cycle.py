@@ -152,7 +152,7 @@ class SchedulingCycle:
             engine.queue.add_unschedulable(
                 info, engine.queue.scheduling_cycle, engine.clock, bool(rejectors)
             )
-        engine.status_written(pod, nominate, written)
+        engine.status_written(pod, nominate, written, engine.expectations.compared(pod))
 
     # --- success path ---------------------------------------------------------------
     def _assume_and_bind(
@@ -208,6 +208,7 @@ class SchedulingCycle:
         deadlines = {plugin: now + t for plugin, t in timeouts.items()}
         entry = WaitingPodEntry(info.pod, info, fwk, state, host, now, deadlines, dict(timeouts))
         engine.permits.add(entry)
+        engine.expectations.pre_flight(fwk, state, info.pod, host, waiting=True)
         attempt.result = rec.WAITING
         info.pod.start_time = engine.start_time_now()
         entry.explain = attempt.detail.setdefault("permit", [])
@@ -222,7 +223,7 @@ class SchedulingCycle:
         """An allowed waiting pod binds at the current simulated time."""
         entry.explain.append(f"allowed at t={self.engine.clock:g}s: bound to {entry.node}")
         entry.ended(self.engine.clock, rec.ALLOWED, node=entry.node)
-        self._bind(entry.fwk, entry.state, entry.info, None, entry.node, None)
+        self._bind(entry.fwk, entry.state, entry.info, None, entry.node, None, waited=True)
 
     def reject_waiting(self, entry: WaitingPodEntry) -> None:
         """A rejected (or, v1.36, preempted) waiting pod (semantics.md §6.7): unreserve,
@@ -261,11 +262,16 @@ class SchedulingCycle:
         attempt: rec.Attempt | None,
         host: str,
         activate: PodsToActivate | None,
+        waited: bool = False,
     ) -> None:
         engine = self.engine
         pod = info.pod
-        status = fwk.run_pre_bind(state, pod, host)
-        prebind_failed = status is not None
+        # A waiting pod's binding cycle began with its wait (_wait).
+        status = None if waited else engine.expectations.pre_flight(fwk, state, pod, host, False)
+        prebind_failed = False
+        if status is None:
+            status = fwk.run_pre_bind(state, pod, host)
+            prebind_failed = status is not None
         if status is None:
             # Past PreBind no failure makes the pod unschedulable: its events stop here.
             engine.queue.done(pod.uid)
@@ -289,6 +295,7 @@ class SchedulingCycle:
                 self._single_node_failure(info, 0, attempt, host, status)
             return
         pod.start_time = engine.start_time_now()
+        engine.expectations.bound(pod)
         engine.decide(pod, rec.SCHEDULED, node=host)
         if pod.nominated_node_name and not engine.features.binding_not_a_pod_delete:
             engine.nomination_ended(replace(pod))  # v1.33-v1.34: leaving the informer

@@ -22,6 +22,7 @@ from . import records as rec
 from .actions import PV, PVC, UPDATE
 from .cluster import Cluster
 from .cycle import SchedulingCycle
+from .expectation import Expectations
 from .nominator import Nominator
 from .pdb_status import fill_missing_statuses
 from .permit import PermitWaits
@@ -125,6 +126,7 @@ class Engine:
         self._place_running_pods()
         self.plan.notes.extend(fill_missing_statuses(cluster.pdbs, cluster.pods, cluster))
         self.permits = PermitWaits(self)
+        self.expectations = Expectations(self.features)
         self.cycle = SchedulingCycle(self)
         self._done = 0  # attempts so far, for progress
 
@@ -338,18 +340,24 @@ class Engine:
         self.last_outcome[uid], self.last_message[uid] = outcome, message
         return changed
 
-    def status_written(self, pod: Pod, nominate: str | None, condition_changed: bool) -> None:
-        """updatePod after a failure: the nomination (``nominate``; None keeps it), then
-        the update event of the pod itself when its status changed, and the end of a
-        nomination as lower-priority pods see it."""
+    def status_written(
+        self, pod: Pod, nominate: str | None, condition_changed: bool, compared: str | None = None
+    ) -> None:
+        """updatePod after a failure: the nomination (``nominate``; None keeps it), written
+        where it differs from ``compared`` (the pod's own by default), then the update event
+        of the pod itself when its status changed, and the end of a nomination as
+        lower-priority pods see it. The nominator follows the nomination, or after an update
+        event the pod's status (nominator.go UpdateNominatedPod)."""
         before = pod.nominated_node_name
-        if nominate is not None:
+        if nominate is not None and nominate != (before if compared is None else compared):
             pod.nominated_node_name = nominate
-        if pod.nominated_node_name:
-            self.nominator.add(pod, pod.nominated_node_name)
+        patched = condition_changed or before != pod.nominated_node_name
+        nominated = pod.nominated_node_name if patched or nominate is None else nominate
+        if nominated:
+            self.nominator.add(pod, nominated)
         else:
             self.nominator.delete(pod)
-        if condition_changed or before != pod.nominated_node_name:
+        if patched:
             self.queue.status_patched(pod.uid, self.clock)
         if before and before != pod.nominated_node_name:
             self.nomination_ended(replace(pod, nominated_node_name=before))

@@ -92,6 +92,10 @@ class Framework:
         self.reserve_plugins: list[fi.ReservePlugin] = points("reserve")
         self.permit_plugins: list[fi.PermitPlugin] = points("permit")
         self.pre_bind_plugins: list[fi.PreBindPlugin] = points("preBind")
+        # Plugins ported from before PreBindPreFlight (v1.35) have none to run.
+        self.pre_flight_plugins = [
+            pl for pl in self.pre_bind_plugins if isinstance(pl, fi.PreBindPreFlightPlugin)
+        ]
         self.bind_plugins: list[fi.BindPlugin] = points("bind")
         self.post_bind_plugins: list[fi.PostBindPlugin] = points("postBind")
         self.plugins = instances
@@ -347,6 +351,9 @@ class Framework:
 
     def run_permit(self, state: CycleState, pod: Pod, node: str) -> PermitOutcome:
         return binding.run_permit(self, state, pod, node)
+
+    def run_pre_bind_pre_flights(self, state: CycleState, pod: Pod, node: str) -> Status | None:
+        return binding.run_pre_bind_pre_flights(self, state, pod, node)
 
     def run_pre_bind(self, state: CycleState, pod: Pod, node: str) -> Status | None:
         return binding.run_pre_bind(self, state, pod, node)

@@ -139,6 +139,14 @@ class PreBindPlugin(Plugin, Protocol):
 
 
 @runtime_checkable
+class PreBindPreFlightPlugin(PreBindPlugin, Protocol):
+    """PreBindPreFlight (v1.35+): None when the plugin's PreBind has work for the pod on the
+    node, a Skip status when it has none, an Error when it cannot tell."""
+
+    def pre_bind_pre_flight(self, state: CycleState, pod: Pod, node_name: str) -> Status | None: ...
+
+
+@runtime_checkable
 class BindPlugin(Plugin, Protocol):
     def bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None: ...
 

@@ -79,6 +79,13 @@ class Plugin:
     def unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
         return None
 
+    def pre_bind_pre_flight(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
+        if not self.enabled:
+            return SKIP
+        if not isinstance(state.get(STATE_KEY), _StateData):
+            return as_error("not found")
+        return SKIP  # PreFilter recorded an empty claim set: nothing to bind
+
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         return None
 

@@ -277,6 +277,16 @@ class Features:
         f"{SRC_135}: framework/runtime/batch.go, plugins' SignPod",
         "a pod with the last pod's signature may take the next node of its scores unscored",
     )
+    nominated_for_expectation: bool = _switch(
+        "1.35",
+        f"{SRC_135}: schedule_one.go bindingCycle (RunPreBindPreFlights, WillWaitOnPermit) and "
+        "handleSchedulingFailure, volumebinding PreBindPreFlight, backend/queue/nominator.go "
+        "UpdateNominatedPod, registry/core/pod/storage/storage.go setPodNodeAndMetadata",
+        "the binding cycle writes the chosen node as the pod's nominatedNodeName when it waits "
+        "at Permit or a PreBind plugin has work; a later failure's patch compares with the pod "
+        "as popped, so a rejected pod keeps that nomination; binding clears a pod's "
+        "nomination (ClearingNominatedNodeNameAfterBinding, beta on)",
+    )
     placement_plugin_sets: bool = _switch(
         "1.36",
         "k8s.io/kube-scheduler v0.36.3: config/v1/types.go Plugins, framework/interface.go "
@@ -345,6 +355,14 @@ class Features:
         "NodeResourcesFit args: scoringStrategy.requestedToCapacityRatio is required for type "
         "RequestedToCapacityRatio and forbidden for the others; shape errors sit at "
         "scoringStrategy.requestedToCapacityRatio.shape (was scoringStrategy.shape)",
+    )
+
+    failure_status_from_cache: bool = _switch(
+        "1.36",
+        "k8s.io/kubernetes v1.36.2 (openshift/microshift): schedule_one.go "
+        "handleSchedulingFailure (its status patch reads the pod refreshed from the informer)",
+        "a failure's patch clears a nomination the binding cycle wrote, which ends it for "
+        "lower- and equal-priority pods",
     )
 
     @property

@@ -159,6 +159,17 @@ CASES: dict[str, tuple[list[str], int]] = {
         )
         for v in ("1.35", "1.36")
     },
+    # Ported from v1.35.7's and v1.36.2's code, not measured: the nomination a binding
+    # cycle writes for a pod waiting at Permit, kept (1.35) or cleared (1.36) when the
+    # wait is rejected (NominatedNodeNameForExpectation).
+    **{
+        f"gang-nominated.{v}.txt": (
+            ["plan", f"{FIXES}/gang-nominated.yaml", "--config", "gang", "-o", "wide",
+             "--kubernetes-version", v],
+            code,
+        )
+        for v, code in (("1.34", 2), ("1.35", 2), ("1.36", 2))
+    },
     # Measured against the real schedulers (docs/versions.md), each on both sides of its
     # release: Fit's unresolvable requests (1.34), Fit scoring without pod-level requests,
     # in-tree EBS counted without the migrated-plugins annotation (every release),

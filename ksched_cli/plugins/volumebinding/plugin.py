@@ -254,6 +254,17 @@ class Plugin:
         topology = volume_topology(sc.provisioner, node, cluster.csi_nodes.get(node_name))
         return f"; its volume is reachable from {topology.text()} ({topology.rule})"
 
+    def pre_bind_pre_flight(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
+        """Work for PreBind when some claim of the pod is still to be bound (v1.35+)."""
+        data = state.get(STATE_KEY)
+        if not isinstance(data, StateData):
+            return as_error("not found")
+        if data.all_bound:
+            return SKIP
+        if node_name not in data.pod_volumes_by_node:
+            return as_error(f'no pod volumes found for node "{node_name}"')
+        return None
+
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         data = state.get(STATE_KEY)
         if not isinstance(data, StateData):
