@@ -24,7 +24,7 @@ from ..framework.types import (
 )
 from ..plugins.registry import build_plugin
 from ..versions.features import Features
-from . import binding
+from . import binding, scoring
 from .binding import PermitOutcome
 from .records import ScoreTable
 
@@ -338,9 +338,7 @@ class Framework:
         self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
     ) -> tuple[ScoreTable | None, Status | None]:
         """Score, NormalizeScore and weights (see scoring.py)."""
-        from .scoring import run_score
-
-        return run_score(self, state, pod, nodes)
+        return scoring.run_score(self, state, pod, nodes)
 
     # --- Reserve, Permit, Bind (binding.py) -------------------------------------------
     def run_reserve(self, state: CycleState, pod: Pod, node: str) -> Status | None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import field
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from ..api.pod import Pod
 from ..extender.scheduling import EXTENDER_NAME, Extenders
@@ -28,6 +29,7 @@ if TYPE_CHECKING:  # batching and the SelectHost heap are v1.35's: imported when
     import random
 
     from .batching import OpportunisticBatch
+    from .tie_break import NodeScoreHeap
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
@@ -125,10 +127,8 @@ def schedule_pod(
     if not sampler.tie_heap:
         host = _select_host(scores, sampler.rng)
         return ScheduleResult(host, feasible, evaluated, diagnosis, scores)
-    from .tie_break import build_heap
-
     scored_by_extenders = any(e.config.prioritize_verb for e in sampler.extenders.items)
-    heap = build_heap(
+    heap = _build_heap()(
         scores.names, scores.total, sampler.rng, scored_by_extenders, scores.name_rank
     )
     host, scores.chosen = heap.pop_with_index()
@@ -136,6 +136,22 @@ def schedule_pod(
     if batch is not None:
         batch.store(batching.signature, batching.hint, host, heap, cycle, now)
     return ScheduleResult(host, feasible, evaluated, diagnosis, scores)
+
+
+# v1.35's modules, imported with their first use; cached, as an import statement run per
+# pod costs more than the call it serves.
+@cache
+def _build_heap() -> Callable[..., NodeScoreHeap]:
+    from .tie_break import build_heap
+
+    return build_heap
+
+
+@cache
+def _last_node_rejects() -> Callable[..., Callable[[str], Any]]:
+    from .batching import last_node_rejects
+
+    return last_node_rejects
 
 
 def _find_nodes_that_fit(
@@ -210,9 +226,7 @@ def _node_hint(
     found, cycle, now = batching
     if found.batch is None:
         return ""
-    from .batching import last_node_rejects
-
-    rejects = last_node_rejects(fwk.run_filter, snapshot.get, state, pod)
+    rejects = _last_node_rejects()(fwk.run_filter, snapshot.get, state, pod)
     found.hint, found.signature = found.batch.node_hint(pod, cycle, now, rejects)
     return found.hint
 

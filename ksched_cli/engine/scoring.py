@@ -69,24 +69,29 @@ def run_score(
         if status is not None:
             return None, as_error(f"running Normalize on Score plugins: {status.message()}")
         table.normalized[pl.name] = normalized
-    if plugins and len(nodes):
-        status = _out_of_range(plugins, table)
-        if status is not None:
-            return None, status
-    total = np.zeros(len(nodes), dtype=np.int64)
+    if not plugins or not len(nodes):
+        for pl in plugins:
+            table.weighted[pl.name] = table.normalized[pl.name]  # empty
+        table.total = np.zeros(len(nodes), dtype=np.int64)
+        return table, None
+    # One row per plugin: the range check, the weights and the sum each one array call.
+    stacked = np.vstack([table.normalized[pl.name] for pl in plugins])
+    status = _out_of_range(plugins, table, stacked)
+    if status is not None:
+        return None, status
     weights = fwk.score_weights
-    for pl in plugins:
-        weighted = table.normalized[pl.name] * weights.get(pl.name, 1)
-        table.weighted[pl.name] = weighted
-        total += weighted
-    table.total = total
+    column = np.array([[weights.get(pl.name, 1)] for pl in plugins], dtype=np.int64)
+    weighted = stacked * column
+    table.weighted.update(zip([pl.name for pl in plugins], weighted, strict=True))
+    table.total = weighted.sum(axis=0)
     return table, None
 
 
-def _out_of_range(plugins: list[fi.ScorePlugin], table: ScoreTable) -> Status | None:
+def _out_of_range(
+    plugins: list[fi.ScorePlugin], table: ScoreTable, stacked: IntArray
+) -> Status | None:
     """The first plugin's first score outside [MinNodeScore, MaxNodeScore], checked over
     all plugins at once (one reduction each way instead of two per plugin)."""
-    stacked = np.concatenate([table.normalized[pl.name] for pl in plugins])
     if int(stacked.min()) >= MIN_NODE_SCORE and int(stacked.max()) <= MAX_NODE_SCORE:
         return None
     for pl in plugins:
