@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from benchmarks.mixed import mixed, mixed_tight
+
 Doc = dict[str, Any]
 ZONES = ("zone-a", "zone-b", "zone-c")
 
@@ -347,4 +349,6 @@ WORKLOADS: dict[str, Callable[[], Iterator[Doc]]] = {
     "workload-controllers": workload_controllers,
     "workload-pods": workload_pods,
     "controllers-fresh": controllers_fresh,
+    "mixed": mixed,
+    "mixed-tight": mixed_tight,
 }

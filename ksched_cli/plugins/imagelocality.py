@@ -103,12 +103,23 @@ class Plugin:
     def score_array(
         self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
     ) -> IntArray:
-        """Nodes that report no image score 0; the others are summed one by one."""
-        with_images = _with_images(columns)
-        out = np.zeros(len(index), dtype=np.int64)
-        for i in np.flatnonzero(with_images[index]).tolist():
-            out[i] = self.score(state, pod, columns.infos[int(index[i])])[0]
-        return out
+        """Nodes that report no image score 0; the others are summed one by one, once per
+        list of images and count of containers (node images do not change in a plan)."""
+
+        def one(node_info: NodeInfo) -> int:
+            return self.score(state, pod, node_info)[0]
+
+        def compute(at: IntArray) -> IntArray:
+            out = np.zeros(len(at), dtype=np.int64)
+            infos = columns.infos
+            for i in np.flatnonzero(_with_images(columns)[at]).tolist():
+                out[i] = one(infos[int(at[i])])
+            return out
+
+        containers = len(pod.init_containers) + len(pod.containers)
+        key = (NAME, self._images_of(pod), containers)
+        scores: IntArray = columns.derived(key, compute, one)
+        return scores[index]
 
     def score_extensions(self) -> None:
         return None

@@ -154,6 +154,8 @@ def _workload_cluster(name: str) -> Cluster:
         "pod-affinity": lambda: w.pod_affinity(120, 150, 80),
         "spread-preemption": lambda: w.spread_preemption(40, 160, 50),
         "anti-affinity-preemption": lambda: w.anti_affinity_preemption(40, 160, 50),
+        "mixed": lambda: w.mixed(1, 40, 200),
+        "mixed-tight": lambda: w.mixed(4, 20, 300),
     }[name]
     cluster = Cluster()
     classes = {}
@@ -185,6 +187,8 @@ def _workload_cluster(name: str) -> Cluster:
         "pod-affinity",
         "spread-preemption",
         "anti-affinity-preemption",
+        "mixed",
+        "mixed-tight",
     ],
 )
 def test_benchmark_workloads_plan_the_same_both_ways(workload: str) -> None:
