@@ -7,14 +7,17 @@ from collections.abc import Sequence
 
 from ..api.pod import Pod
 from ..config.args import NodeAffinityArgs
+from ..framework.columns import BoolArray, IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import NodeInfo
 from ..framework.status import SKIP, Code, Status
 from ..framework.types import MAX_NODE_SCORE, NodeScore, PreFilterResult
+from ..lazy_numpy import np
 from .helpers.nodeaffinity import (
     CompiledNodeSelector,
     CompiledPreferredTerms,
+    CompiledTerm,
     RequiredNodeAffinity,
     aggregate_errors,
 )
@@ -166,6 +169,21 @@ class Plugin:
             count += preferred.score(node)
         return count, None
 
+    def score_array(
+        self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
+    ) -> IntArray | None:
+        """The weights of the terms each node matches, summed: a term's matches depend on
+        node labels only, which do not change in a plan, so each term's mask is computed
+        once whichever pod asks. None without PreScore's state."""
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if not isinstance(s, PreScoreState):
+            return None
+        scores = np.zeros(len(index), dtype=np.int64)
+        for compiled in (self.added_preferred, s.preferred):
+            for term, weight in compiled.terms if compiled is not None else ():
+                scores += weight * _term_mask(columns, term)[index]
+        return scores
+
     def score_extensions(self) -> Plugin:
         return self
 
@@ -173,3 +191,10 @@ class Plugin:
         self, state: CycleState, pod: Pod, scores: list[NodeScore]
     ) -> Status | None:
         return default_normalize_score(MAX_NODE_SCORE, False, scores)
+
+
+def _term_mask(columns: NodeColumns, term: CompiledTerm) -> BoolArray:
+    def matches(node_info: NodeInfo) -> bool:
+        return term.matches(node_info.node.labels, node_info.node.meta.name)
+
+    return columns.static_mask((NAME, term.labels, term.fields, term.errors), matches)

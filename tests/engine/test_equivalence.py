@@ -488,3 +488,32 @@ def test_summary_records_count_rejected_nodes_without_their_statuses(
     full = _summary_plan(_workload_cluster(workload), True, "full")
     assert summary == full == _summary_plan(_workload_cluster(workload), False, "summary")
     assert in_summary < calls["n"] - in_summary  # statuses were skipped
+
+
+ADDED_PREFERRED = """
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeAffinity
+    args:
+      addedAffinity:
+        preferredDuringSchedulingIgnoredDuringExecution:
+        - weight: 40
+          preference:
+            matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [zb]}]
+- schedulerName: other-scheduler
+"""
+
+
+def test_node_affinity_scores_per_profile_plan_the_same_both_ways(tmp_path: Path) -> None:
+    """NodeAffinity's per-node scores are kept per profile: one adds a preferred term."""
+
+    def plan(vectorize: bool) -> dict[str, Any]:
+        cluster = _workload_cluster("mixed")
+        for pod in cluster.pods[::2]:
+            pod.scheduler_name = "other-scheduler"
+        return _plan(cluster, vectorize, _profile(tmp_path, ADDED_PREFERRED))
+
+    assert plan(True) == plan(False)
