@@ -186,6 +186,16 @@ def count_matching(pods: Iterable[PodInfo], selector: LabelSelector, namespace: 
     return count
 
 
+def counts_toward(pod: Pod, selector: LabelSelector, namespace: str) -> bool:
+    """Whether ``count_matching`` counts ``pod``."""
+    meta = pod.meta
+    return (
+        meta.deletion_timestamp is None
+        and meta.namespace == namespace
+        and selector.matches(meta.labels)
+    )
+
+
 @record(frozen=True, slots=True)
 class CountKey:
     """What a count depends on, interned to ``id`` for cheap memo lookups."""

@@ -11,7 +11,15 @@ from ...api.pod import Pod
 from ...framework.columns import BoolArray, IntArray, NodeColumns
 from ...lazy_numpy import np
 from ..helpers.taints import do_not_schedule_taints, find_matching_untolerated_taint
-from .common import HONOR, NAME, Constraint, NodeInclusion, RequiredNodeAffinity, count_matching
+from .common import (
+    HONOR,
+    NAME,
+    Constraint,
+    NodeInclusion,
+    RequiredNodeAffinity,
+    count_matching,
+    counts_toward,
+)
 from .filtering import PreFilterState, pre_filter_state_from_counts
 
 OBJECT_NAME_FIELD = "metadata.name"  # the one field matchFields may name
@@ -82,7 +90,9 @@ def matching_counts(pod: Pod, c: Constraint, columns: NodeColumns) -> IntArray:
         return np.zeros(columns.size, dtype=np.int64)
     namespace = pod.namespace
     return columns.match_counts(
-        (NAME, selector, namespace), lambda ni: count_matching(ni.pods, selector, namespace)
+        (NAME, selector, namespace),
+        lambda ni: count_matching(ni.pods, selector, namespace),
+        lambda pod: int(counts_toward(pod, selector, namespace)),
     )
 
 
