@@ -41,7 +41,6 @@ def _pod(rng: random.Random, i: int) -> Doc:
                 "memory": f"{rng.choice([64, 128, 512, 1024, 2048])}Mi"}
     spec: Doc = {"containers": [{"name": "c", "image": IMAGES[app],
                                  "resources": {"requests": requests}}]}
-    mine = {"matchLabels": {"app": f"app{app}"}}
     if rng.random() < 0.3:
         term = {"matchExpressions": [{"key": "disk", "operator": "In", "values": ["ssd"]}]}
         spec["affinity"] = {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
@@ -51,9 +50,9 @@ def _pod(rng: random.Random, i: int) -> Doc:
             "maxSkew": rng.randint(1, 3),
             "topologyKey": rng.choice(["topology.kubernetes.io/zone", "kubernetes.io/hostname"]),
             "whenUnsatisfiable": rng.choice(["ScheduleAnyway", "DoNotSchedule"]),
-            "labelSelector": mine}]
+            "labelSelector": _selector(app)}]
     if rng.random() < 0.2:
-        term = {"labelSelector": mine, "topologyKey": "kubernetes.io/hostname"}
+        term = {"labelSelector": _selector(app), "topologyKey": "kubernetes.io/hostname"}
         spec.setdefault("affinity", {})["podAntiAffinity"] = {
             "preferredDuringSchedulingIgnoredDuringExecution": [
                 {"weight": 50, "podAffinityTerm": term}]}
@@ -64,6 +63,11 @@ def _pod(rng: random.Random, i: int) -> Doc:
             "metadata": {"name": f"p-{i:04d}", "namespace": "default",
                          "labels": {"app": f"app{app}"}},
             "spec": spec}
+
+
+def _selector(app: int) -> Doc:
+    """A new dict each time: a shared one would come out of PyYAML as an anchor."""
+    return {"matchLabels": {"app": f"app{app}"}}
 
 
 def mixed(seed: int = 0, nodes: int = 90, pending: int = 500) -> Iterator[Doc]:
