@@ -174,20 +174,12 @@ def default_selector(pod: Pod, cluster: Any) -> LabelSelector:
 
 def count_matching(pods: Iterable[PodInfo], selector: LabelSelector, namespace: str) -> int:
     """countPodsMatchSelector for a non-empty selector: terminating pods do not count."""
-    count = 0
-    for info in pods:
-        meta = info.pod.meta
-        if (
-            meta.deletion_timestamp is None
-            and meta.namespace == namespace
-            and selector.matches(meta.labels)
-        ):
-            count += 1
-    return count
+    return sum(1 for info in pods if counts_toward(info.pod, selector, namespace))
 
 
 def counts_toward(pod: Pod, selector: LabelSelector, namespace: str) -> bool:
-    """Whether ``count_matching`` counts ``pod``."""
+    """Whether ``count_matching`` counts ``pod``: a pod not terminating, in ``namespace``,
+    whose labels match."""
     meta = pod.meta
     return (
         meta.deletion_timestamp is None
