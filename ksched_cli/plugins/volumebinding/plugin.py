@@ -256,26 +256,30 @@ class Plugin:
 
     def pre_bind_pre_flight(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         """Work for PreBind when some claim of the pod is still to be bound (v1.35+)."""
-        data = state.get(STATE_KEY)
-        if not isinstance(data, StateData):
-            return as_error("not found")
-        if data.all_bound:
-            return SKIP
-        if node_name not in data.pod_volumes_by_node:
-            return as_error(f'no pod volumes found for node "{node_name}"')
-        return None
+        volumes, status = _to_bind(state, node_name)
+        if status is not None:
+            return status
+        return SKIP if volumes is None else None
 
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
-        data = state.get(STATE_KEY)
-        if not isinstance(data, StateData):
-            return as_error("not found")
-        if data.all_bound:
-            return None
-        volumes = data.pod_volumes_by_node.get(node_name)
-        if volumes is None:
-            return as_error(f'no pod volumes found for node "{node_name}"')
-        self.binder.bind_pod_volumes(volumes)
-        return None
+        volumes, status = _to_bind(state, node_name)
+        if volumes is not None:
+            self.binder.bind_pod_volumes(volumes)
+        return status
+
+
+def _to_bind(state: CycleState, node_name: str) -> tuple[PodVolumes | None, Status | None]:
+    """The pod's volumes to bind on ``node_name`` (None once all are bound), or the error
+    that PreBind and its pre-flight report."""
+    data = state.get(STATE_KEY)
+    if not isinstance(data, StateData):
+        return None, as_error("not found")
+    if data.all_bound:
+        return None, None
+    volumes = data.pod_volumes_by_node.get(node_name)
+    if volumes is None:
+        return None, as_error(f'no pod volumes found for node "{node_name}"')
+    return volumes, None
 
 
 def node_selector_text(selector: NodeSelector) -> str:
