@@ -343,11 +343,9 @@ class Engine:
     def status_written(
         self, pod: Pod, nominate: str | None, condition_changed: bool, compared: str | None = None
     ) -> None:
-        """updatePod after a failure: the nomination (``nominate``; None keeps it), written
-        where it differs from ``compared`` (the pod's own by default), then the update event
-        of the pod itself when its status changed, and the end of a nomination as
-        lower-priority pods see it. The nominator follows the nomination, or after an update
-        event the pod's status (nominator.go UpdateNominatedPod)."""
+        """updatePod after a failure: ``nominate`` (None keeps it) where it differs from
+        ``compared`` (default: the pod's own); the nominator takes it, or the pod's status
+        after its update event (UpdateNominatedPod); the end of a nomination follows."""
         before = pod.nominated_node_name
         if nominate is not None and nominate != (before if compared is None else compared):
             pod.nominated_node_name = nominate
@@ -364,9 +362,8 @@ class Engine:
 
     def nomination_ended(self, before: Pod) -> list[QueuedPodInfo] | None:
         """A pending pod's nomination changed or ended, or the pod was deleted (v1.33+):
-        lower- and equal-priority pods counted it as assigned, so for them it is an
-        AssignedPodDelete of ``before`` (the pod as it was, still nominated). Returns the
-        pods moved, None where the release sends no such event."""
+        an AssignedPodDelete of ``before`` (still nominated) for lower- and equal-priority
+        pods. Returns the pods moved, None where the release sends no such event."""
         if not self.features.nominated_pod_events or self.queue.hints is None:
             return None
         priority = before.priority

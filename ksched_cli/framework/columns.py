@@ -93,7 +93,7 @@ class NodeColumns:
         self.by_name = {ni.name: ni for ni in infos}
         self._scalar_req: dict[str, IntArray] = {}
         # Live per-node counts of pods matching a predicate (e.g. a spread selector).
-        self._match_counts: dict[Any, tuple[IntArray, Any, Any]] = {}
+        self._match_counts: dict[Any, tuple[IntArray, Callable[[Pod], int]]] = {}
         # Live per-node sums of a request over pods below a priority, by (priority, name).
         self._below: dict[tuple[int, str], IntArray] = {}
         self._scalar_alloc: dict[str, IntArray] = {}
@@ -151,9 +151,9 @@ class NodeColumns:
         self._update_base(i, ni)
         for name, column in self._scalar_req.items():
             column[i] = ni.requested.scalar_resources.get(name, 0)
-        for column, count, per_pod in self._match_counts.values():
+        for column, per_pod in self._match_counts.values():
             if pod is None:
-                column[i] = count(ni)
+                column[i] = sum(per_pod(pi.pod) for pi in ni.pods)
             else:  # one pod came or went: add or take away what it counts
                 column[i] += sign * per_pod(pod)
 
@@ -205,14 +205,18 @@ class NodeColumns:
             self._below[(priority, name)] = column
         return column
 
-    def match_counts(self, key: Any, count: Any, per_pod: Any) -> IntArray:
-        """Per node ``count(node_info)``, the sum of ``per_pod`` over its pods, kept current
-        as pods come and go (keyed by ``key``); ``per_pod`` must read only what a pod
-        keeps for the whole plan (labels, namespace, deletion)."""
+    def match_counts(self, key: Any, per_pod: Callable[[Pod], int]) -> IntArray:
+        """Per node the sum of ``per_pod`` over its pods, kept current as pods come and go
+        (keyed by ``key``); ``per_pod`` must read only what a pod keeps for the whole plan
+        (labels, namespace, deletion)."""
         entry = self._match_counts.get(key)
         if entry is None:
-            column = np.fromiter((count(ni) for ni in self.infos), dtype=np.int64, count=self.size)
-            entry = (column, count, per_pod)
+            column = np.fromiter(
+                (sum(per_pod(pi.pod) for pi in ni.pods) for ni in self.infos),
+                dtype=np.int64,
+                count=self.size,
+            )
+            entry = (column, per_pod)
             self._match_counts[key] = entry
         return entry[0]
 

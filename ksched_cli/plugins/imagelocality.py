@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..api.pod import Pod
-from ..framework.columns import BoolArray, IntArray, NodeColumns
+from ..framework.columns import IntArray, NodeColumns
 from ..framework.cycle_state import CycleState
 from ..framework.interface import Handle
 from ..framework.nodeinfo import ImageStateSummary, NodeInfo
@@ -95,35 +95,42 @@ class Plugin:
         return calculate_priority(total_score, containers), None
 
     def prepare(self, pods: Sequence[Pod], points: frozenset[str]) -> None:
-        """The static mask Score reads, made before the first attempt."""
+        """The image columns Score reads, made before the first attempt."""
         columns = live_columns(self.handle)
         if columns is not None and "score" in points:
-            _with_images(columns)
+            for name in {n for pod in pods for n in self._images_of(pod)}:
+                self._image_column(columns, name)
 
     def score_array(
         self, state: CycleState, pod: Pod, columns: NodeColumns, index: IntArray
     ) -> IntArray:
-        """Nodes that report no image score 0; the others are summed one by one, once per
-        list of images and count of containers (node images do not change in a plan)."""
+        """Score on arrays: the pod's images' columns summed, then thresholded as
+        calculate_priority does (every sum is non-negative, so // is Go's division)."""
+        total = np.zeros(len(index), dtype=np.int64)
+        for name in self._images_of(pod):
+            total += self._image_column(columns, name)[index]
+        max_threshold = MAX_CONTAINER_THRESHOLD * (len(pod.init_containers) + len(pod.containers))
+        clamped = np.clip(total, MIN_THRESHOLD, max_threshold)
+        return MAX_NODE_SCORE * (clamped - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
 
-        def one(node_info: NodeInfo) -> int:
-            return self.score(state, pod, node_info)[0]
-
-        def compute(at: IntArray) -> IntArray:
-            out = np.zeros(len(at), dtype=np.int64)
-            infos = columns.infos
-            for i in np.flatnonzero(_with_images(columns)[at]).tolist():
-                out[i] = one(infos[int(at[i])])
-            return out
-
-        containers = len(pod.init_containers) + len(pod.containers)
-        key = (NAME, self._images_of(pod), containers)
-        scores: IntArray = columns.derived(key, compute, one)
-        return scores[index]
+    def _image_column(self, columns: NodeColumns, name: str) -> IntArray:
+        """Per node the scaled score of image ``name`` (0 where absent), made once per
+        image: node images do not change in a plan."""
+        total = len(self.handle.snapshot.list())
+        key = (NAME, "image", name, total)
+        column: IntArray | None = columns.static_cache.get(key)
+        if column is None:
+            column = np.fromiter(
+                (
+                    scaled_image_score(image, total) if image is not None else 0
+                    for image in (ni.image_states.get(name) for ni in columns.infos)
+                ),
+                dtype=np.int64,
+                count=columns.size,
+            )
+            columns.static_cache[key] = column
+        return column
 
     def score_extensions(self) -> None:
         return None
 
-
-def _with_images(columns: NodeColumns) -> BoolArray:
-    return columns.static_mask((NAME, "images"), lambda ni: bool(ni.image_states))

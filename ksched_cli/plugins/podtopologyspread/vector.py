@@ -17,7 +17,6 @@ from .common import (
     Constraint,
     NodeInclusion,
     RequiredNodeAffinity,
-    count_matching,
     counts_toward,
 )
 from .filtering import PreFilterState, pre_filter_state_from_counts
@@ -90,9 +89,7 @@ def matching_counts(pod: Pod, c: Constraint, columns: NodeColumns) -> IntArray:
         return np.zeros(columns.size, dtype=np.int64)
     namespace = pod.namespace
     return columns.match_counts(
-        (NAME, selector, namespace),
-        lambda ni: count_matching(ni.pods, selector, namespace),
-        lambda pod: int(counts_toward(pod, selector, namespace)),
+        (NAME, selector, namespace), lambda pod: int(counts_toward(pod, selector, namespace))
     )
 
 
