@@ -1,11 +1,12 @@
 """``record`` behaves as ``@dataclass`` with the same options, apart from frozenness,
-which mypy checks: each option is built both ways and compared on the same values."""
+which mypy checks: each option is built both ways and compared on the same values; what
+it defers (``__init__``, ``__dataclass_fields__``) is made on first use."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, ClassVar  # noqa: F401 (dataclasses resolves "ClassVar[int]" here)
 
 import pytest
 from hypothesis import given
@@ -27,9 +28,15 @@ OPTIONS = [
 def _pair(options: dict[str, Any]) -> tuple[type, type]:
     def body() -> dict[str, Any]:
         return {
-            "__annotations__": {"a": "int", "b": "str", "c": "tuple[int, ...]", "d": "float"},
+            "__annotations__": {
+                "a": "int", "b": "str", "c": "tuple[int, ...]", "d": "float", "e": "list[int]",
+                "f": "int", "g": "ClassVar[int]",
+            },
             "c": dataclasses.field(default_factory=tuple),
             "d": dataclasses.field(default=0.0, compare=False, repr=False),
+            "e": dataclasses.field(default_factory=list, init=False, hash=False),
+            "f": dataclasses.field(default=3, init=False, hash=False),
+            "g": 5,
         }
 
     standard = dataclasses.dataclass(**options)(type("Thing", (), body()))
@@ -63,7 +70,11 @@ def test_same_as_a_dataclass(
     elif options.get("eq") is False:  # identity
         assert hash(o1) != hash(ours(*left))
     assert dataclasses.is_dataclass(o1)
-    assert [f.name for f in dataclasses.fields(o1)] == ["a", "b", "c", "d"]
+    assert [f.name for f in dataclasses.fields(o1)] == ["a", "b", "c", "d", "e", "f"]
+    assert [(f.default, f.init) for f in dataclasses.fields(ours)] == [
+        (f.default, f.init) for f in dataclasses.fields(standard)
+    ]
+    assert ours.__match_args__ == standard.__match_args__ and ours.g == 5
     assert dataclasses.replace(o1, a=9).a == 9
     assert dataclasses.asdict(o1) == dataclasses.asdict(s1)
     assert hasattr(o1, "__dict__") == hasattr(s1, "__dict__")
@@ -103,7 +114,6 @@ def test_eq_without_hash_is_unhashable_as_in_dataclasses() -> None:
         def __eq__(self, other: object) -> bool:
             return False
 
-    Only(1), Standard(1)  # a deferred class is made on its first instance
     assert (Only.__hash__ is None) == (Standard.__hash__ is None)
 
 
@@ -136,27 +146,29 @@ def test_a_docstring_is_kept_and_a_missing_one_is_the_name() -> None:
     assert Bare.__doc__ == "Bare"
 
 
-def _deferred(cls: type) -> bool:
+def _fields_deferred(cls: type) -> bool:
     return not isinstance(cls.__dict__["__dataclass_fields__"], dict)
 
 
-def test_a_class_without_slots_is_made_when_first_needed() -> None:
+def _init_deferred(cls: type) -> bool:
+    return cls.__dict__["__init__"].__code__.co_varnames[:3] == ("self", "args", "kwargs")
+
+
+def test_an_instance_compiles_init_and_leaves_the_fields_deferred() -> None:
     @record(frozen=True)
     class Base:
         a: int
 
-    @record(frozen=True)
+    @record(frozen=True, slots=True)
     class Derived(Base):
         b: str = "x"
 
-    class Plain(Base):
-        pass
-
-    assert _deferred(Base) and _deferred(Derived)
-    assert Derived(1) == Derived(1, "x")  # making Derived makes Base, its fields first
-    assert not _deferred(Derived) and not _deferred(Base)
+    assert _init_deferred(Base) and _init_deferred(Derived)
+    assert Derived(1) == Derived(1, "x") and Derived(a=2).a == 2
+    assert not _init_deferred(Derived) and _init_deferred(Base)
+    assert _fields_deferred(Derived) and _fields_deferred(Base)
     assert hash(Derived(1)) == hash(Derived(1))
-    assert Plain(2).a == 2 and [f.name for f in dataclasses.fields(Plain)] == ["a"]
+    assert Derived.__init__.__qualname__ == f"{Derived.__qualname__}.__init__"
 
 
 def _slotted_subclass(cls: type) -> Any:
@@ -168,28 +180,37 @@ def _slotted_subclass(cls: type) -> Any:
     [
         lambda cls: [f.name for f in dataclasses.fields(cls)] == ["a", "b"],
         lambda cls: dataclasses.is_dataclass(cls),
-        lambda cls: cls(1).b == 2,
-        lambda cls: _slotted_subclass(cls)(1, 2, 3).c == 3,
+        lambda cls: dataclasses.replace(cls(1), b=3).b == 3,
+        lambda cls: dataclasses.asdict(cls(1)) == {"a": 1, "b": 2},
+        lambda cls: [f.name for f in dataclasses.fields(type("Plain", (cls,), {}))] == ["a", "b"],
     ],
-    ids=["fields", "is_dataclass", "instance", "a subclass with slots"],
+    ids=["fields", "is_dataclass", "replace", "asdict", "a plain subclass"],
 )
-def test_every_first_use_makes_the_class(first_use: Any) -> None:
+def test_every_use_of_the_fields_makes_them(first_use: Any) -> None:
     @record
     class Thing:
         a: int
         b: int = 2
 
-    assert _deferred(Thing)
+    assert _fields_deferred(Thing)
     assert first_use(Thing)
-    assert not _deferred(Thing)
+    assert not _fields_deferred(Thing)
     assert Thing(1) == Thing(1) and repr(Thing(1)).endswith(".Thing(a=1, b=2)")
 
 
-def test_a_class_with_slots_or_its_own_init_is_made_at_once() -> None:
-    @record(slots=True)
-    class Slotted:
+def test_a_subclass_with_slots_keeps_the_base_fields_first() -> None:
+    @record
+    class Thing:
         a: int
+        b: int = 2
 
+    sub = _slotted_subclass(Thing)
+    assert (sub(1, 2, 3).c, sub(1).b) == (3, 2)
+    assert [f.name for f in dataclasses.fields(sub)] == ["a", "b", "c"]
+    assert sub.__slots__ == ("a", "b", "c")
+
+
+def test_a_class_with_its_own_init_keeps_it() -> None:
     @record
     class Own:
         a: int
@@ -197,5 +218,60 @@ def test_a_class_with_slots_or_its_own_init_is_made_at_once() -> None:
         def __init__(self, value: int) -> None:
             self.a = value * 2
 
-    assert not _deferred(Slotted) and not _deferred(Own)
     assert Own(2).a == 4 and Own(2) == Own(2)
+
+
+def test_a_field_named_self() -> None:
+    @record
+    class Odd:
+        self: int
+        other: int = 1
+
+    assert (Odd(5).self, Odd(5, other=2).other) == (5, 2)
+
+
+def _errors(body: dict[str, Any], options: dict[str, Any]) -> tuple[str, str]:
+    messages = []
+    for make in (dataclasses.dataclass(**options), record(**options)):
+        with pytest.raises((TypeError, ValueError)) as raised:
+            make(type("Bad", (), dict(body)))
+        messages.append(f"{raised.type.__name__}: {raised.value}")
+    return messages[0], messages[1]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"__annotations__": {"a": "int", "b": "int"}, "a": 1},
+        {"__annotations__": {"a": "list[int]"}, "a": []},
+        {"__annotations__": {"a": "dict[str, int]"}, "a": {}},
+    ],
+    ids=["a default before a field without", "a list default", "a dict default"],
+)
+@pytest.mark.parametrize("options", [{}, {"slots": True}], ids=str)
+def test_refused_as_dataclasses_refuses(body: dict[str, Any], options: dict[str, Any]) -> None:
+    standard, ours = _errors(body, options)
+    # Python 3.12 appends the default argument's name to the first message.
+    assert ours.split(" follows")[0] == standard.split(" follows")[0]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"__annotations__": {"a": "int"}, "a": dataclasses.field(kw_only=True)},
+         "record field 'a': kw_only is not supported"),
+        ({"__annotations__": {"a": "InitVar[int]"}}, "record field 'a': InitVar is not supported"),
+        ({"__annotations__": {"a": "int"}, "__post_init__": lambda self: None},
+         "record Bad: __post_init__ is not supported"),
+    ],
+    ids=["kw_only", "InitVar", "__post_init__"],
+)
+def test_what_record_does_not_support_is_refused(body: dict[str, Any], message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        record(type("Bad", (), body))
+
+
+def test_a_dataclass_base_is_refused() -> None:
+    standard = dataclasses.dataclass(type("Base", (), {"__annotations__": {"a": "int"}}))
+    with pytest.raises(TypeError, match="base Base is a dataclass, not a record"):
+        record(type("Bad", (standard,), {"__annotations__": {"b": "int"}}))

@@ -282,15 +282,17 @@ def test_claims_and_later_releases_import_what_they_need(tmp_path: Path) -> None
     assert modules == later
 
 
-def test_a_small_plan_compiles_no_dataclass_method_but_init(tmp_path: Path) -> None:
-    # dataclasses compiles each method it adds from source text: ksched_cli.record keeps
-    # that to __init__ (and a class without a docstring from rendering its signature).
+def test_a_small_plan_compiles_nothing_once_its_records_are_cached(tmp_path: Path) -> None:
+    # dataclasses compiles each method it adds from source text: ksched_cli.record makes
+    # only __init__ that way, keeps the compiled code beside the bytecode, and renders no
+    # signature for a class without a docstring.
     path = tmp_path / "one.yaml"
     path.write_text(ONE_NODE)
     probe = (
         "import sys, json, io, contextlib, inspect\n"
         f"sys.argv = ['ksched', 'plan', {str(path)!r}, '--kubernetes-version', '1.36']\n"
         "from ksched_cli.cli.main import main\n"
+        "from ksched_cli.record import _MAKERS\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    try:\n"
         "        main()\n"
@@ -300,23 +302,30 @@ def test_a_small_plan_compiles_no_dataclass_method_but_init(tmp_path: Path) -> N
         "for name, module in list(sys.modules.items()):\n"
         "    for cls in vars(module).values() if name.startswith('ksched_cli') else ():\n"
         "        if not (isinstance(cls, type) and cls.__module__ == name\n"
-        "                and '__dataclass_fields__' in vars(cls)):\n"
+        "                and '__record_specs__' in vars(cls)):\n"
         "            continue\n"
         "        records += 1\n"
         "        if (cls.__doc__ or '').startswith(cls.__name__ + '('):\n"
         "            found.append(f'{name}.{cls.__qualname__}.__doc__')\n"
         "        for attr, value in vars(cls).items():\n"
         "            code = getattr(inspect.unwrap(value), '__code__', None)\n"
-        "            if attr != '__init__' and code and code.co_filename == '<string>':\n"
+        "            generated = code is not None and code.co_filename.startswith('<')\n"
+        "            if generated and attr != '__init__':\n"
         "                found.append(f'{name}.{cls.__qualname__}.{attr}')\n"
-        "print(json.dumps([records, sorted(found)]))\n"
+        "print(json.dumps([records, sorted(found), _MAKERS.new]))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout
-    records, found = json.loads(out.strip().splitlines()[-1])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp_path / "pycache")
+    runs = []
+    for _ in range(2):
+        out = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
+        ).stdout
+        runs.append(json.loads(out.strip().splitlines()[-1]))
+    (records, found, compiled), (_, _, compiled_again) = runs
     assert records > 100
     assert found == []
+    assert compiled and not compiled_again
 
 
 def test_the_package_makes_its_dataclasses_with_record() -> None:
