@@ -76,9 +76,11 @@ class CodeCache:
 def _read(path: str) -> dict[str, CodeType]:
     try:
         with open(path, "rb") as stored:
-            if stored.read(len(_magic())) != _magic():  # another interpreter's bytecode
-                return {}
-            entries = marshal.load(stored)
+            data = stored.read()  # whole: marshal.load on a file reads it piece by piece
+        magic = _magic()
+        if not data.startswith(magic):  # another interpreter's bytecode
+            return {}
+        entries = marshal.loads(memoryview(data)[len(magic):])
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     if not isinstance(entries, dict):
