@@ -31,6 +31,7 @@ import inspect
 import reprlib
 from collections.abc import Callable, Iterator
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, TypeVar, dataclass_transform, overload
 
 from .codecache import CodeCache, cache_path
@@ -39,6 +40,7 @@ _T = TypeVar("_T")
 _MISSING: Any = dataclasses.MISSING
 _SPECS = "__record_specs__"
 _FIELDS = "__dataclass_fields__"
+_NO_METADATA: MappingProxyType[Any, Any] = MappingProxyType({})
 
 
 class _Spec:
@@ -58,7 +60,7 @@ class _Spec:
         else:
             self.default, self.factory = declared, _MISSING
             self.init = self.repr = self.compare = True
-            self.hash, self.metadata = None, dataclasses.field().metadata  # an empty mapping
+            self.hash, self.metadata = None, _NO_METADATA
             if declared is not _MISSING and declared.__class__.__hash__ is None:
                 raise ValueError(f"mutable default {type(declared)} for field {name} "
                                  "is not allowed: use default_factory")
