@@ -72,7 +72,7 @@ def walk_with_masks(
     if nominated:  # nodes that carry nominated pods, per index in ``nodes``
         special = _marked(columns.size, nominated)
         at = special if whole else special[positions]
-    chosen = _first_in_walk(np.flatnonzero(ok if at is None else ok & ~at), start, n, to_find)
+    chosen = _first_in_walk((ok if at is None else ok & ~at).nonzero()[0], start, n, to_find)
     failed: Failed = []
     if at is not None:
         ring = _Ring(positions, start, n, to_find)

@@ -74,8 +74,9 @@ def run_score(
             table.weighted[pl.name] = table.normalized[pl.name]  # empty
         table.total = np.zeros(len(nodes), dtype=np.int64)
         return table, None
-    # One row per plugin: the range check, the weights and the sum each one array call.
-    stacked = np.vstack([table.normalized[pl.name] for pl in plugins])
+    # One row per plugin: the range check, the weights and the sum each one array call
+    # (np.array, not np.vstack: the same rows without vstack's Python wrapper).
+    stacked = np.array([table.normalized[pl.name] for pl in plugins], dtype=np.int64)
     status = _out_of_range(plugins, table, stacked)
     if status is not None:
         return None, status

@@ -110,7 +110,8 @@ class Plugin:
         for name in self._images_of(pod):
             total += self._image_column(columns, name)[index]
         max_threshold = MAX_CONTAINER_THRESHOLD * (len(pod.init_containers) + len(pod.containers))
-        clamped = np.clip(total, MIN_THRESHOLD, max_threshold)
+        # The ufuncs, not np.clip: its wrapper looks up the integer type's limits per call.
+        clamped = np.minimum(np.maximum(total, MIN_THRESHOLD), max_threshold)
         return MAX_NODE_SCORE * (clamped - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
 
     def _image_column(self, columns: NodeColumns, name: str) -> IntArray:

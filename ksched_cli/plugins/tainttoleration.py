@@ -92,7 +92,7 @@ class Plugin:
         """Nodes without taints score 0; the few tainted ones are counted one by one."""
         tainted = columns.static_mask((NAME, "tainted"), lambda ni: bool(ni.node.taints))
         out = np.zeros(len(index), dtype=np.int64)
-        for i in np.flatnonzero(tainted[index]).tolist():
+        for i in tainted[index].nonzero()[0].tolist():
             value, status = self.score(state, pod, columns.infos[int(index[i])])
             if status is not None:
                 return None

@@ -16,6 +16,6 @@ def default_normalize_array(max_priority: int, reverse: bool, scores: IntArray) 
     """helper.DefaultNormalizeScore on an array (see helpers/normalize.py)."""
     max_count = int(scores.max(initial=0))
     if max_count <= 0:
-        return np.full_like(scores, max_priority) if reverse else scores
+        return np.zeros_like(scores) + max_priority if reverse else scores
     scaled = go_div_array(max_priority * scores, max_count)
     return max_priority - scaled if reverse else scaled
