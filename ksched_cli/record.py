@@ -3,7 +3,7 @@
 ``@dataclass`` costs a command's start-up more than any other single thing: it reads
 every field through ``dataclasses``' machinery and compiles ``__init__``, ``__repr__``
 and ``__eq__`` from source when the class is created, and a one-node plan creates
-some 150 such classes. ``record`` does only what a class needs before its first
+some 110 such classes. ``record`` does only what a class needs before its first
 instance: it reads the fields from the annotations (as ``dataclasses`` does: a
 ``field(...)`` or a plain default, ``ClassVar`` skipped, a base record's fields
 first), rebuilds the class with ``__slots__`` when asked, and gives it ``__eq__``,
@@ -13,7 +13,8 @@ fields for a frozen class and none for a mutable one, the same ``repr`` text, a
 method the class defines itself left alone).
 
 Two things wait until used. ``__init__`` is compiled on the first instance (one code
-object per shape of fields, shared by classes of the same shape). The standard
+object per shape of fields, shared by classes of the same shape, and kept between runs
+beside the bytecode by ``codecache``). The standard
 ``__dataclass_fields__`` is made by ``dataclasses`` itself, from a copy of the
 fields, when first read: ``fields``, ``replace``, ``asdict`` and ``is_dataclass`` see
 a real dataclass.
