@@ -14,10 +14,9 @@ consecutive prefixes is what the next fifth of the pods cost. The queue takes pe
 pods in file order, so a prefix's attempts are the first attempts of the whole plan;
 where pods are retried at the end (preemptors on their nominated node), each prefix
 retries its own pods. Flat per-pod cost gives five equal fifths; a cost that grows
-with the pods placed gives rising ones. Hash seeds are fixed and the loaded cluster is
-frozen out of the garbage collector's passes before the plan, so that the processes
-differ only in the pods they plan (a collection that falls inside one prefix's plan
-and not the next still moves a fifth by a few per cent).
+with the pods placed gives rising ones. Hash seeds are fixed, so that the processes
+differ only in the pods they plan; a garbage collection that falls inside one prefix's
+plan and not the next still moves a fifth by a few per cent.
 
 Needs valgrind (`apt-get install valgrind`); about 50 times slower than a plan.
 """
@@ -44,7 +43,6 @@ FIFTHS = 5
 _COLLECTED = re.compile(r"Collected : (\d+)")
 # Run under callgrind: load the file, build the engine, and plan when asked.
 _CHILD = """
-import gc
 import sys
 sys.path.insert(0, {root!r})
 import numpy  # imported before counting starts to matter: both processes pay it
@@ -55,8 +53,6 @@ from ksched_cli.whatif.inputs import load_cluster
 chosen = release({version!r})
 loaded = load_cluster([{path!r}], kubernetes_version=chosen.version)
 engine = Engine(default_config(chosen.features), loaded.cluster, EngineOptions(record="summary"))
-gc.collect()
-gc.freeze()  # the loaded cluster lives as long as the plan: its scans are not the plan's cost
 if {plan!r}:
     engine.run()
 """
