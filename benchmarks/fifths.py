@@ -45,7 +45,7 @@ _COLLECTED = re.compile(r"Collected : (\d+)")
 _CHILD = """
 import sys
 sys.path.insert(0, {root!r})
-import numpy  # imported before counting starts to matter: both processes pay it
+import numpy  # both processes import it: the difference is the plan alone
 from ksched_cli.config.load import default_config
 from ksched_cli.engine.engine import Engine, EngineOptions
 from ksched_cli.versions.releases import release
