@@ -121,3 +121,31 @@ def test_a_command_writes_the_cache_beside_its_bytecode(tmp_path: Path) -> None:
     assert [p.name for p in prefix.rglob("*.inits")] == [
         f"record.{sys.implementation.cache_tag}.inits"
     ]
+
+
+def test_kept_values_are_made_once_per_key(tmp_path: Path) -> None:
+    path, made = str(tmp_path / "v"), []
+
+    def make(value: object) -> object:
+        made.append(value)
+        return value
+
+    assert codecache.kept(path, "k1", lambda: make((1, "a"))) == (1, "a")
+    assert codecache.kept(path, "k1", lambda: make((2, "b"))) == (1, "a")  # kept
+    assert codecache.kept(path, "k2", lambda: make((3, "c"))) == (3, "c")  # key changed
+    assert made == [(1, "a"), (3, "c")]
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage", codecache._magic() + marshal.dumps([1])])
+def test_a_bad_kept_file_means_making_afresh(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "v"
+    path.write_bytes(content)
+    assert codecache.kept(str(path), "k", lambda: {"x": 1}) == {"x": 1}
+    assert codecache.kept(str(path), "k", lambda: {"x": 2}) == {"x": 1}  # rewritten
+
+
+def test_a_value_marshal_cannot_write_is_not_kept(tmp_path: Path) -> None:
+    path = tmp_path / "v"
+    value = object()
+    assert codecache.kept(str(path), "k", lambda: value) is value
+    assert not list(tmp_path.iterdir())  # nor a temporary file left behind

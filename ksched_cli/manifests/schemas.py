@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import importlib.util
 import json
+import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import KUBE_SCHEDULER_VERSION
+from ..codecache import cache_path, kept
 
 PACKAGE = "kubernetes_validate"
 SCHEMA_ROOT = "kubernetes-json-schema"
@@ -75,18 +77,20 @@ class Definitions(Mapping[str, Any]):
     decoded whole, with the same result.
     """
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, layout: Layout | None = None) -> None:
         self._data = data
         self._decoded: dict[str, Any] = {}
-        self._starts: list[int] = []  # where each definition's value starts, in file order
-        self._index: dict[str, int] = {}  # name -> position in _starts
-        if data.startswith(_HEADER):
-            for match in _DEFINITION.finditer(data):
-                self._index.setdefault(match[1].decode(), len(self._starts))
-                self._starts.append(match.end())
-        if not self._starts or len(self._index) != len(self._starts):
+        # Where each definition's value starts, in file order, and name -> position there.
+        layout = layout or _layout(data)
+        self._starts: list[int] = []
+        self._index: dict[str, int] = {}
+        self._kinds: dict[tuple[str, str], str] | None = None
+        if layout:
+            names, starts, self._kinds = layout
+            self._index = {name: i for i, name in enumerate(names)}
+            self._starts = list(starts)
+        else:
             self._decoded = json.loads(data)["$defs"]
-            self._index, self._starts = {}, []
 
     def __getitem__(self, name: str) -> Any:
         if name in self._decoded or not self._index:
@@ -108,17 +112,48 @@ class Definitions(Mapping[str, Any]):
 
     def kinds(self) -> dict[tuple[str, str], str]:
         """(apiVersion, kind) -> the first definition that declares it."""
-        if not self._index:
-            return _kinds(self._decoded.items())
-        names = list(self._index)
-        declared: list[tuple[str, Any]] = []
-        at = self._data.find(_GVK)
-        while at >= 0:  # only the declarations are decoded, not their definitions
-            i = bisect.bisect_right(self._starts, at) - 1
-            gvks = self._decode(at + len(_GVK), i)
-            declared.append((names[i], {"x-kubernetes-group-version-kind": gvks}))
-            at = self._data.find(_GVK, at + len(_GVK))
-        return _kinds(declared)
+        if self._kinds is not None:
+            return dict(self._kinds)
+        return _kinds(self._decoded.items())
+
+
+# The definitions' names and starts, and the kinds they declare: what a file laid out as
+# expected needs before any definition is read (None for a file laid out otherwise).
+Layout = tuple[tuple[str, ...], tuple[int, ...], dict[tuple[str, str], str]]
+
+
+def _layout(data: bytes) -> Layout | None:
+    if not data.startswith(_HEADER):
+        return None
+    names: dict[str, int] = {}
+    starts: list[int] = []
+    for match in _DEFINITION.finditer(data):
+        names.setdefault(match[1].decode(), len(starts))
+        starts.append(match.end())
+    if not starts or len(names) != len(starts):
+        return None
+    order = list(names)
+    declared: list[tuple[str, Any]] = []
+    at = data.find(_GVK)
+    while at >= 0:  # only the declarations are decoded, not their definitions
+        i = bisect.bisect_right(starts, at) - 1
+        end = starts[i + 1] if i + 1 < len(starts) else len(data)
+        gvks = _DECODER.raw_decode(data[at + len(_GVK) : end].decode("utf-8"))[0]
+        declared.append((order[i], {"x-kubernetes-group-version-kind": gvks}))
+        at = data.find(_GVK, at + len(_GVK))
+    return tuple(order), tuple(starts), _kinds(declared)
+
+
+def _stored_layout(value: Any) -> Layout | None:
+    """A layout read back from the cache file, if it has the shape of one."""
+    if not (isinstance(value, tuple) and len(value) == 3):
+        return None
+    names, starts, kinds = value
+    if not (isinstance(names, tuple) and isinstance(starts, tuple) and isinstance(kinds, dict)
+            and len(names) == len(starts) and all(type(n) is str for n in names)
+            and all(type(at) is int for at in starts)):
+        return None
+    return names, starts, kinds
 
 
 def _kinds(definitions: Iterable[tuple[str, Any]]) -> dict[tuple[str, str], str]:
@@ -133,9 +168,17 @@ def _kinds(definitions: Iterable[tuple[str, Any]]) -> dict[tuple[str, str], str]
 
 @cache
 def definitions(version: str = KUBE_SCHEDULER_VERSION) -> Definitions:
-    """Definition name -> schema (``$ref`` values point at ``#/$defs/<name>``)."""
+    """Definition name -> schema (``$ref`` values point at ``#/$defs/<name>``). The file's
+    layout is kept between runs beside this module's bytecode (``codecache.kept``), for
+    as long as the file and this module are unchanged."""
     path = schema_directory(version) / "_definitions.json"
-    return Definitions(path.read_bytes())
+    with path.open("rb") as stream:
+        found = os.fstat(stream.fileno())
+        data = stream.read()
+    key = repr((str(path), found.st_size, found.st_mtime_ns, os.stat(__file__).st_mtime_ns))
+    stored = kept(cache_path(__file__, f".{path.parent.name}.layout"), key,
+                  lambda: _layout(data))
+    return Definitions(data, _stored_layout(stored))
 
 
 @cache

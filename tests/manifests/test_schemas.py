@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import marshal
+import sys
+from pathlib import Path
 
 import pytest
 
+from ksched_cli import KUBE_SCHEDULER_VERSION, codecache
 from ksched_cli.manifests import schemas
 from ksched_cli.manifests.schemas import Definitions
 
@@ -45,3 +49,32 @@ def test_a_file_laid_out_otherwise_is_decoded_whole() -> None:
     assert lazy.kinds() == {("a/v1", "Kind"): "a.v1.Kind"}
     with pytest.raises(KeyError):
         lazy["missing"]
+
+
+def test_a_kept_layout_gives_the_same_definitions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The layout kept beside the bytecode stands for the scan: same names, same kinds;
+    a cache file that holds something else is scanned afresh."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.setattr(schemas, "cache_path", lambda module, suffix: str(tmp_path / suffix))
+    version = KUBE_SCHEDULER_VERSION
+    schemas.definitions.cache_clear()
+    scanned = schemas.definitions(version)
+    files = list(tmp_path.iterdir())
+    assert len(files) == 1
+    schemas.definitions.cache_clear()
+    again = schemas.definitions(version)
+    assert list(again) == list(scanned) and again.kinds() == scanned.kinds()
+    assert again["io.k8s.api.core.v1.Pod"] == scanned["io.k8s.api.core.v1.Pod"]
+    files[0].write_bytes(codecache._magic() + marshal.dumps(("wrong key", None)))
+    schemas.definitions.cache_clear()
+    assert list(schemas.definitions(version)) == list(scanned)
+    schemas.definitions.cache_clear()
+
+
+def test_a_stored_layout_of_the_wrong_shape_is_not_used() -> None:
+    assert schemas._stored_layout(None) is None
+    assert schemas._stored_layout((("a",), (1, 2), {})) is None  # lengths differ
+    assert schemas._stored_layout(((1,), (1,), {})) is None  # a name that is not a string
+    assert schemas._stored_layout((("a",), (1,), {})) == (("a",), (1,), {})
