@@ -32,11 +32,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.workloads import WORKLOADS
+from benchmarks.workloads import WORKLOADS, write_manifests
 from ksched_cli.versions.releases import DEFAULT_VERSION
 
 FIFTHS = 5
@@ -78,13 +76,11 @@ def _prefixes(name: str, directory: Path) -> list[tuple[Path, int]]:
     objects = list(WORKLOADS[name]())  # a generator: read twice below
     pending = [o for o in objects if o.get("kind") == "Pod" and not o["spec"].get("nodeName")]
     rest = [o for o in objects if not (o.get("kind") == "Pod" and not o["spec"].get("nodeName"))]
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
     files = []
     for k in range(1, FIFTHS + 1):
         count = len(pending) * k // FIFTHS
         path = directory / f"{name}-{k}.yaml"
-        with path.open("w") as stream:
-            yaml.dump_all(rest + pending[:count], stream, Dumper=dumper)
+        write_manifests(rest + pending[:count], path)
         files.append((path, count))
     return files
 

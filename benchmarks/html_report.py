@@ -19,11 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.workloads import WORKLOADS
+from benchmarks.workloads import WORKLOADS, write_manifests
 from tests.browser import Browser, find_chromium
 
 TARGET_MB = 20.0
@@ -39,9 +37,7 @@ def measure(workload: str, keep: Path | None) -> dict[str, float | int | str]:
 
     with tempfile.TemporaryDirectory() as tmp:
         manifests = Path(tmp) / f"{workload}.yaml"
-        with manifests.open("w") as out:
-            dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-            yaml.dump_all(WORKLOADS[workload](), out, Dumper=dumper)
+        write_manifests(WORKLOADS[workload](), manifests)
         cluster = load_cluster([str(manifests)]).cluster
         before, owners = capture(cluster.nodes, cluster.pods), owners_of(cluster.pods)
         started = time.perf_counter()

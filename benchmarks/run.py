@@ -41,12 +41,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.commands import real_loop, startup, whole
-from benchmarks.workloads import WORKLOADS
+from benchmarks.workloads import WORKLOADS, write_manifests
 
 # Pods/s of the real kube-scheduler framework in a one-shot loop (loop only: no YAML,
 # no framework construction, no output) on this machine kind, best of 3: v1.36.2 as
@@ -193,10 +191,7 @@ def _fifths(started: float, stamps: list[float], pods: list[str]) -> list[float]
 
 def _write_workload(name: str, directory: str) -> Path:
     path = Path(directory) / f"{name}.yaml"
-    with path.open("w") as stream:
-        yaml.dump_all(
-            WORKLOADS[name](), stream, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-        )
+    write_manifests(WORKLOADS[name](), path)
     return path
 
 

@@ -18,11 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.workloads import full_cluster
+from benchmarks.workloads import full_cluster, write_manifests
 
 
 def _best(path: Path, checks: bool, rounds: int) -> float:
@@ -45,8 +43,7 @@ def main() -> int:
     print(f"{'format':<8}{'checks off s':>14}{'checks on s':>13}{'added':>8}")
     with tempfile.TemporaryDirectory() as tmp:
         yaml_path, json_path = Path(tmp) / "full.yaml", Path(tmp) / "full.json"
-        with yaml_path.open("w") as out:
-            yaml.dump_all(documents, out, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper))
+        write_manifests(documents, yaml_path)
         json_path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": documents}))
         del documents
         for label, path in (("yaml", yaml_path), ("json", json_path)):

@@ -23,11 +23,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.workloads import Doc, node, pod
+from benchmarks.workloads import Doc, node, pod, write_manifests
 
 KSCHED = str(Path(sys.executable).parent / "ksched")
 
@@ -45,8 +43,7 @@ def _timed(args: list[str]) -> tuple[subprocess.CompletedProcess[str], float, fl
 
 
 def _write(docs: Iterator[Doc], path: Path) -> None:
-    with path.open("w") as out:
-        yaml.dump_all(docs, out, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper))
+    write_manifests(docs, path)
 
 
 def capacity_cluster(nodes: int) -> Iterator[Doc]:

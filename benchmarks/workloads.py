@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from benchmarks.mixed import mixed, mixed_tight
 
@@ -352,3 +355,9 @@ WORKLOADS: dict[str, Callable[[], Iterator[Doc]]] = {
     "mixed": mixed,
     "mixed-tight": mixed_tight,
 }
+
+
+def write_manifests(objects: Iterable[Any], path: Path) -> None:
+    """The objects as one multi-document YAML file (libyaml's dumper where installed)."""
+    with path.open("w") as stream:
+        yaml.dump_all(objects, stream, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper))

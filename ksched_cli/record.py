@@ -126,9 +126,9 @@ _MAKERS = CodeCache(cache_path(__file__, ".inits"))
 _FACTORY = object()  # the parameter default that stands for "call the default factory"
 
 
-def _init_source(specs: tuple[_Spec, ...]) -> tuple[str, list[str]]:
-    """The source of a function that makes ``__init__``, and the names of its arguments
-    (the factory marker, then each default or factory)."""
+def _init_source(specs: tuple[_Spec, ...]) -> str:
+    """The source of a function that makes ``__init__``; its arguments are the factory
+    marker, then the default or factory of each field that has one, in field order."""
     self_name = "__record_self__" if any(s.name == "self" for s in specs) else "self"
     params, body, env = [self_name], [], ["__factory__"]
     for spec in specs:
@@ -148,14 +148,14 @@ def _init_source(specs: tuple[_Spec, ...]) -> tuple[str, list[str]]:
         body.append(f"  {self_name}.{name} = {made}")
     lines = [f"def __make__({', '.join(env)}):", f" def __init__({', '.join(params)}):",
              *(body or ["  pass"]), " return __init__"]
-    return "\n".join(lines), env
+    return "\n".join(lines)
 
 
 def _build_init(cls: type, specs: tuple[_Spec, ...]) -> Callable[..., None]:
-    source, env = _init_source(specs)
-    maker = _MAKERS.function(source, "__make__")
-    values = {s.name: s.factory if s.factory is not _MISSING else s.default for s in specs}
-    init: Callable[..., None] = maker(_FACTORY, *(values[name[6:]] for name in env[1:]))
+    maker = _MAKERS.function(_init_source(specs), "__make__")
+    defaults = [s.factory if s.factory is not _MISSING else s.default
+                for s in specs if s.has_default()]
+    init: Callable[..., None] = maker(_FACTORY, *defaults)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
     return init

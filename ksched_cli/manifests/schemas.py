@@ -14,7 +14,7 @@ import importlib.util
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -100,9 +100,7 @@ class Definitions(Mapping[str, Any]):
         return decoded
 
     def _decode(self, start: int, i: int) -> Any:
-        """The JSON value at ``start``, inside the ``i``-th definition."""
-        end = self._starts[i + 1] if i + 1 < len(self._starts) else len(self._data)
-        return _DECODER.raw_decode(self._data[start:end].decode("utf-8"))[0]
+        return _value_at(self._data, self._starts, start, i)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._index or self._decoded)
@@ -137,11 +135,16 @@ def _layout(data: bytes) -> Layout | None:
     at = data.find(_GVK)
     while at >= 0:  # only the declarations are decoded, not their definitions
         i = bisect.bisect_right(starts, at) - 1
-        end = starts[i + 1] if i + 1 < len(starts) else len(data)
-        gvks = _DECODER.raw_decode(data[at + len(_GVK) : end].decode("utf-8"))[0]
+        gvks = _value_at(data, starts, at + len(_GVK), i)
         declared.append((order[i], {"x-kubernetes-group-version-kind": gvks}))
         at = data.find(_GVK, at + len(_GVK))
     return tuple(order), tuple(starts), _kinds(declared)
+
+
+def _value_at(data: bytes, starts: Sequence[int], start: int, i: int) -> Any:
+    """The JSON value at ``start``, inside the ``i``-th definition."""
+    end = starts[i + 1] if i + 1 < len(starts) else len(data)
+    return _DECODER.raw_decode(data[start:end].decode("utf-8"))[0]
 
 
 def _stored_layout(value: Any) -> Layout | None:
