@@ -52,10 +52,10 @@ def _pod(rng: random.Random, i: int) -> Doc:
             "whenUnsatisfiable": rng.choice(["ScheduleAnyway", "DoNotSchedule"]),
             "labelSelector": _selector(app)}]
     if rng.random() < 0.2:
-        term = {"labelSelector": _selector(app), "topologyKey": "kubernetes.io/hostname"}
+        affinity_term = {"labelSelector": _selector(app), "topologyKey": "kubernetes.io/hostname"}
         spec.setdefault("affinity", {})["podAntiAffinity"] = {
             "preferredDuringSchedulingIgnoredDuringExecution": [
-                {"weight": 50, "podAffinityTerm": term}]}
+                {"weight": 50, "podAffinityTerm": affinity_term}]}
     if rng.random() < 0.15:
         spec["tolerations"] = [{"key": "dedicated", "operator": "Equal", "value": "batch",
                                 "effect": "NoSchedule"}]

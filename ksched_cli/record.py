@@ -44,7 +44,7 @@ _FIELDS = "__dataclass_fields__"
 _NO_METADATA: MappingProxyType[Any, Any] = MappingProxyType({})
 
 
-class _Spec:
+class FieldSpec:
     """One field as the class declares it (or a base record does)."""
 
     __slots__ = ("annotation", "compare", "default", "factory", "hash", "init", "metadata",
@@ -81,10 +81,10 @@ def _is_classvar(annotation: Any) -> bool:
     return text.startswith(("ClassVar", "typing.ClassVar"))
 
 
-def _specs(cls: type) -> tuple[_Spec, ...]:
+def _specs(cls: type) -> tuple[FieldSpec, ...]:
     """The fields, a base record's first, in ``dataclasses``' order; a Field object the
     class body holds is replaced by its default (or removed), as ``dataclasses`` does."""
-    found: dict[str, _Spec] = {}
+    found: dict[str, FieldSpec] = {}
     for base in reversed(cls.__mro__[1:]):
         if _SPECS in base.__dict__:
             found.update((spec.name, spec) for spec in base.__dict__[_SPECS])
@@ -97,7 +97,7 @@ def _specs(cls: type) -> tuple[_Spec, ...]:
         if str(annotation).startswith(("InitVar", "dataclasses.InitVar")):
             raise TypeError(f"record field {name!r}: InitVar is not supported")
         declared = cls.__dict__.get(name, _MISSING)
-        found[name] = _Spec(name, annotation, declared)
+        found[name] = FieldSpec(name, annotation, declared)
         if isinstance(declared, dataclasses.Field):
             if declared.default is _MISSING:
                 delattr(cls, name)
@@ -110,7 +110,14 @@ def _specs(cls: type) -> tuple[_Spec, ...]:
     return specs
 
 
-def _check_order(specs: tuple[_Spec, ...]) -> None:
+def field_specs(cls: type) -> tuple[FieldSpec, ...]:
+    """A record's fields (name, default, metadata, ...), read without making
+    ``__dataclass_fields__``, which costs ``dataclasses``' processing of the class."""
+    specs: tuple[FieldSpec, ...] = cls.__dict__[_SPECS]
+    return specs
+
+
+def _check_order(specs: tuple[FieldSpec, ...]) -> None:
     seen_default = False
     for spec in specs:
         if not spec.init:
@@ -126,7 +133,7 @@ _MAKERS = CodeCache(cache_path(__file__, ".inits"))
 _FACTORY = object()  # the parameter default that stands for "call the default factory"
 
 
-def _init_source(specs: tuple[_Spec, ...]) -> str:
+def _init_source(specs: tuple[FieldSpec, ...]) -> str:
     """The source of a function that makes ``__init__``; its arguments are the factory
     marker, then the default or factory of each field that has one, in field order."""
     self_name = "__record_self__" if any(s.name == "self" for s in specs) else "self"
@@ -151,7 +158,7 @@ def _init_source(specs: tuple[_Spec, ...]) -> str:
     return "\n".join(lines)
 
 
-def _build_init(cls: type, specs: tuple[_Spec, ...]) -> Callable[..., None]:
+def _build_init(cls: type, specs: tuple[FieldSpec, ...]) -> Callable[..., None]:
     maker = _MAKERS.function(_init_source(specs), "__make__")
     defaults = [s.factory if s.factory is not _MISSING else s.default
                 for s in specs if s.has_default()]
@@ -161,7 +168,7 @@ def _build_init(cls: type, specs: tuple[_Spec, ...]) -> Callable[..., None]:
     return init
 
 
-def _lazy_init(cls: type, specs: tuple[_Spec, ...]) -> Callable[..., None]:
+def _lazy_init(cls: type, specs: tuple[FieldSpec, ...]) -> Callable[..., None]:
     """``__init__`` that compiles the real one on the first instance and hands over."""
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -184,7 +191,7 @@ class _Fields:
 
     def __get__(self, obj: object, owner: type | None = None) -> Any:
         cls = self.cls
-        specs: tuple[_Spec, ...] = cls.__dict__[_SPECS]
+        specs: tuple[FieldSpec, ...] = cls.__dict__[_SPECS]
         namespace: dict[str, Any] = {s.name: s.as_field() for s in specs}
         namespace.update(__annotations__={s.name: s.annotation for s in specs},
                          __module__=cls.__module__, __qualname__=cls.__qualname__,
@@ -205,7 +212,7 @@ def _slots_of(cls: type) -> Iterator[str]:
         yield from declared
 
 
-def _with_slots(cls: type, specs: tuple[_Spec, ...]) -> type:
+def _with_slots(cls: type, specs: tuple[FieldSpec, ...]) -> type:
     """The class made again with a slot per field, as ``dataclasses`` does."""
     namespace = dict(cls.__dict__)
     inherited = {slot for base in cls.__mro__[1:-1] for slot in _slots_of(base)}
@@ -258,7 +265,7 @@ def _explicit_hash(cls: type) -> bool:
     return not (own is _MISSING or (own is None and "__eq__" in cls.__dict__))
 
 
-def _methods(cls: type, specs: tuple[_Spec, ...], frozen: bool, eq: bool) -> None:
+def _methods(cls: type, specs: tuple[FieldSpec, ...], frozen: bool, eq: bool) -> None:
     """``__repr__``, ``__eq__`` and ``__hash__`` by ``dataclasses``' rules."""
     explicit_hash = _explicit_hash(cls)
     methods: dict[str, Any] = {"__repr__": _repr(tuple(s.name for s in specs if s.repr))}

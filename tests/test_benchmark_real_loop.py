@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.commands import real_loop
-from benchmarks.run import _summarize
+from benchmarks.run import _summarize, best_fifths
 
 
 def _script(tmp_path: Path, body: str) -> str:
@@ -44,17 +44,40 @@ def test_real_loop_gets_the_file_last(tmp_path: Path) -> None:
 def test_summary_gives_medians_over_rounds_with_a_real_loop(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    _summarize("basic", [(2000.0, 900.0, 1000.0), (3000.0, None, 1000.0), (4000.0, 1200.0, None)])
-    _summarize("basic", [(3000.0, 1100.0, 1000.0), (2000.0, 1000.0, 1000.0), (1.0, 1.0, 1.0)])
+    _summarize("basic", [(2000.0, 900.0, 1000.0, None), (3000.0, None, 1000.0, None),
+                         (4000.0, 1200.0, None, 1.0)])
+    _summarize("basic", [(3000.0, 1100.0, 1000.0, 1.3), (2000.0, 1000.0, 1000.0, 1.25),
+                         (1.0, 1.0, 1.0, 1.1)])
     assert capsys.readouterr().out.splitlines() == [
         "basic: over 2 rounds, engine 2.50x (median; 2.00-3.00x), whole command 0.90x "
         "(median; 0.90-0.90x) the real loop measured beside it",
         "basic: over 3 rounds, engine 2.00x (median; 1.00-3.00x), whole command 1.00x "
-        "(median; 1.00-1.10x) the real loop measured beside it",
+        "(median; 1.00-1.10x) the real loop measured beside it; fifths' max/min 1.25x "
+        "(median; 1.10-1.30x), within 1.25 in 2 of 3 rounds",
     ]
 
 
 def test_summary_needs_two_rounds_with_a_real_loop(capsys: pytest.CaptureFixture[str]) -> None:
-    _summarize("basic", [(2000.0, 900.0, 1000.0), (3000.0, 1000.0, None)])
+    _summarize("basic", [(2000.0, 900.0, 1000.0, 1.0), (3000.0, 1000.0, None, 1.0)])
     _summarize("basic", [])
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize(
+    ("runs", "expected"),
+    [
+        # A slow spell in one run's fifth is outrun by another run's same fifth.
+        ([[10.0, 5.0, 10.0, 10.0, 10.0], [8.0, 9.0, 9.0, 4.0, 9.0]],
+         [10.0, 9.0, 10.0, 10.0, 10.0]),
+        # A fifth slow in every run stays slow: a cost growing with the plan shows.
+        ([[10.0, 10.0, 10.0, 10.0, 5.0], [9.0, 9.0, 9.0, 9.0, 6.0]],
+         [10.0, 10.0, 10.0, 10.0, 6.0]),
+        ([[1.0, 2.0, 3.0, 4.0, 5.0]], [1.0, 2.0, 3.0, 4.0, 5.0]),
+        ([[1.0, 2.0, 3.0, 4.0, 5.0], []], []),  # a run with too few pods for fifths
+        ([], []),
+    ],
+)
+def test_best_fifths_takes_each_fifths_fastest_run(
+    runs: list[list[float]], expected: list[float]
+) -> None:
+    assert best_fifths(runs) == expected

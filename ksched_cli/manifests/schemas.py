@@ -77,8 +77,14 @@ class Definitions(Mapping[str, Any]):
     decoded whole, with the same result.
     """
 
-    def __init__(self, data: bytes, layout: Layout | None = None) -> None:
+    def __init__(
+        self, data: bytes, layout: Layout | None = None, source: str = "", tag: str = ""
+    ) -> None:
         self._data = data
+        # For values derived from the file and kept between runs (codecache.kept): a key
+        # naming the file (path, size, mtime) and its directory's name for file names;
+        # "" when there is no file.
+        self.source, self.tag = source, tag
         self._decoded: dict[str, Any] = {}
         # Where each definition's value starts, in file order, and name -> position there.
         layout = layout or _layout(data)
@@ -181,7 +187,7 @@ def definitions(version: str = KUBE_SCHEDULER_VERSION) -> Definitions:
     key = repr((str(path), found.st_size, found.st_mtime_ns, os.stat(__file__).st_mtime_ns))
     stored = kept(cache_path(__file__, f".{path.parent.name}.layout"), key,
                   lambda: _layout(data))
-    return Definitions(data, _stored_layout(stored))
+    return Definitions(data, _stored_layout(stored), key, path.parent.name)
 
 
 @cache

@@ -19,6 +19,7 @@ problem. Messages are the API server's: ``unknown field "spec.containers[0].reso
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 from .. import KUBE_SCHEDULER_VERSION
 from ..api.fields import type_name
 from ..api.validation import go_quote
+from ..codecache import cache_path, kept
 from . import schemas
 from .validation import RULES, Rule
 
@@ -55,11 +57,13 @@ _REF = "#/$defs/"
 class Shape:
     """What strict decoding checks at one place of an object."""
 
-    __slots__ = ("allowed", "checks", "form", "inner", "ints", "nested", "rule", "type_name")
+    __slots__ = ("allowed", "checks", "definition", "form", "inner", "ints", "nested", "rule",
+                 "type_name")
 
-    def __init__(self, form: int, rule: Rule | None = None) -> None:
+    def __init__(self, form: int, definition: str = "") -> None:
         self.form = form
-        self.rule = rule  # OBJECT: the value checks of its API type
+        self.definition = definition  # OBJECT: the API type's definition, if it has one
+        self.rule: Rule | None = RULES.get(definition) if definition else None  # its checks
         self.allowed: frozenset[str] = frozenset()  # OBJECT: every field name
         self.nested: dict[str, Shape] = {}  # OBJECT: fields holding objects or lists
         self.inner: Shape | None = None  # LIST: the items' shape; MAP: the values'
@@ -89,7 +93,7 @@ class _Compiler:
         if "properties" not in schema:
             self.named[name] = shape = self.schema(schema)
             return shape
-        shape = Shape(OBJECT, RULES.get(name))
+        shape = Shape(OBJECT, name)
         shape.type_name = name.rsplit(".", 1)[-1]
         self.named[name] = shape  # before the fields: definitions may refer to themselves
         self._fill(shape, schema["properties"])
@@ -149,18 +153,96 @@ def _compiler(version: str) -> _Compiler:
 
 @cache
 def kind_shape(api_version: str, kind: str, version: str = KUBE_SCHEDULER_VERSION) -> Shape | None:
-    """The root shape of a kind, or None when no published schema describes it (a CRD)."""
-    name = schemas.kinds(version).get((api_version, kind))
+    """The root shape of a kind, or None when no published schema describes it (a CRD).
+    Its shapes are kept between runs beside this module's bytecode, for as long as the
+    schema file and this module are unchanged: compiling a Pod's and a Node's cost a
+    one-node plan some 18 million instructions."""
+    defs = schemas.definitions(version)
+    name = defs.kinds().get((api_version, kind))
     if name is None:
         return None
+    if not defs.source:
+        return _compile_kind(version, name)
+    key = repr((defs.source, os.stat(__file__).st_mtime_ns))
+    path = cache_path(__file__, f".{defs.tag}.{name}.shape")
+    stored = kept(path, key, lambda: _rows(_compile_kind(version, name)))
+    if stored == ():
+        return None
+    return _from_rows(stored) or _compile_kind(version, name)
+
+
+def _compile_kind(version: str, name: str) -> Shape | None:
     compiled = _compiler(version).ref(name)
     if compiled is None or SKIPPED_TOP_LEVEL not in compiled.nested:
         return compiled
-    root = Shape(OBJECT, compiled.rule)
+    root = Shape(OBJECT, compiled.definition)
     root.allowed, root.ints, root.type_name = compiled.allowed, compiled.ints, compiled.type_name
     root.nested = {k: v for k, v in compiled.nested.items() if k != SKIPPED_TOP_LEVEL}
     root.seal()
     return root
+
+
+# A kind's shapes as marshal keeps them: one row per shape, breadth-first from the root,
+# each naming the shapes under it by row number (a definition may refer to itself).
+# (form, definition, type name, field names, integer and string fields, nested field ->
+# row, inner row or -1)
+Row = tuple[int, str, str, tuple[str, ...], dict[str, str], dict[str, int], int]
+
+
+def _rows(root: Shape | None) -> tuple[Row, ...]:
+    """() for no shape."""
+    if root is None:
+        return ()
+    shapes, number = [root], {id(root): 0}
+
+    def row_of(shape: Shape) -> int:
+        if id(shape) not in number:
+            number[id(shape)] = len(shapes)
+            shapes.append(shape)
+        return number[id(shape)]
+
+    rows = []
+    for shape in shapes:  # grows while walked
+        nested = {name: row_of(sub) for name, sub in shape.nested.items()}
+        inner = row_of(shape.inner) if shape.inner is not None else -1
+        rows.append((shape.form, shape.definition, shape.type_name, tuple(sorted(shape.allowed)),
+                     dict(shape.ints), nested, inner))
+    return tuple(rows)
+
+
+_KEPT_TYPES = {STRING: STRING, STRING_MAP: STRING_MAP, "int32": "int32", "int64": "int64"}
+
+
+def _from_rows(rows: Any) -> Shape | None:
+    """The root shape the rows describe; None for rows not of that form (the file can
+    hold anything), so that the kind is compiled afresh. Integer and string fields are
+    marked with this module's own constants: the checks compare them by identity."""
+    if type(rows) is not tuple or not all(_is_row(row, len(rows)) for row in rows):
+        return None
+    shapes = [Shape(row[0], row[1]) for row in rows]
+    for shape, (form, _, go_name, allowed, ints, nested, inner) in zip(shapes, rows, strict=True):
+        if (inner < 0) != (form == OBJECT) or any(v not in _KEPT_TYPES for v in ints.values()):
+            return None
+        shape.type_name, shape.allowed = go_name, frozenset(allowed)
+        shape.ints = {field: _KEPT_TYPES[v] for field, v in ints.items()}
+        shape.nested = {field: shapes[at] for field, at in nested.items()}
+        shape.inner = shapes[inner] if inner >= 0 else None
+        shape.seal()
+    return shapes[0]
+
+
+def _is_row(row: Any, count: int) -> bool:
+    if not (type(row) is tuple and len(row) == 7):
+        return False
+    form, definition, type_name, allowed, ints, nested, inner = row
+    return (type(form) is int and form in (OBJECT, LIST, MAP) and type(definition) is str
+            and type(type_name) is str and type(allowed) is tuple
+            and all(type(n) is str for n in allowed) and type(ints) is dict
+            and all(type(k) is str and type(v) is str for k, v in ints.items())
+            and type(nested) is dict
+            and all(type(k) is str and type(v) is int and 0 <= v < count
+                    for k, v in nested.items())
+            and type(inner) is int and -1 <= inner < count)
 
 
 def field_problems(raw: Any, shape: Shape) -> list[tuple[str, str]]:

@@ -8,10 +8,10 @@ from, so ``ksched versions`` and docs/ARCHITECTURE.md can say where behaviour ca
 
 from __future__ import annotations
 
-from dataclasses import field, fields
+from dataclasses import field
 from typing import Any
 
-from ..record import record
+from ..record import field_specs, record
 
 # Where each release's code was read (see docs/ARCHITECTURE.md, "Versions").
 SRC_131 = "k8s.io/kubernetes v1.31.8, vendored in openshift-kni/scheduler-plugins@d732734a7"
@@ -374,19 +374,19 @@ class Features:
         """The switches that differ from v1.30.6, in declaration order."""
         return [
             f.name
-            for f in fields(self)
+            for f in field_specs(Features)
             if "release" in f.metadata and getattr(self, f.name) != f.default
         ]
 
 
 def describe(name: str) -> dict[str, str]:
     """The release, source and meaning recorded for switch ``name``."""
-    meta = next(f.metadata for f in fields(Features) if f.name == name)
+    meta = next(f.metadata for f in field_specs(Features) if f.name == name)
     return {"release": meta["release"], "source": meta["source"], "what": meta["what"]}
 
 
 def switch_names() -> list[str]:
-    return [f.name for f in fields(Features) if "release" in f.metadata]
+    return [f.name for f in field_specs(Features) if "release" in f.metadata]
 
 
 V130 = Features()

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import fields
-
-from ..record import record
+from ..record import field_specs, record
 from .features import Features
 
 DEFAULT_VERSION = "1.36"
@@ -38,7 +36,7 @@ def features_for(version: str) -> Features:
     target = _minor(version)
     changed = {
         f.name: not f.default
-        for f in fields(Features)
+        for f in field_specs(Features)
         if "release" in f.metadata and _minor(str(f.metadata["release"])) <= target
     }
     return Features(version=version, **changed)
