@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+
 from ..record import field_specs, record
 from .features import Features
 
