@@ -23,8 +23,12 @@ from ksched_cli.config.args import (
 )
 from ksched_cli.framework import columns as columns_module
 from ksched_cli.framework.cycle_state import CycleState
-from ksched_cli.plugins.noderesources.balanced_allocation import BalancedAllocation
+from ksched_cli.plugins.noderesources.balanced_allocation import (
+    BalancedAllocation,
+    balanced_resource_scorer,
+)
 from ksched_cli.plugins.noderesources.fit import Fit
+from ksched_cli.plugins.noderesources.vector import balances_before
 from ksched_cli.versions.releases import release
 from tests.fakes import FakeHandle, make_node, make_pod
 
@@ -136,3 +140,45 @@ def test_derived_scores_equal_per_node(
         for shape in SHAPES:
             for plugin in plugins:
                 _check(plugin, make_pod("last", requests=shape), handle)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    nodes=st.lists(
+        st.tuples(st.sampled_from([0, 100, 250, 999, 4000]), st.integers(0, 3),
+                  st.lists(st.integers(0, len(SHAPES) - 1), max_size=4)),
+        min_size=1,
+        max_size=10,
+    ),
+    gpu_requested=st.booleans(),
+    default_resources=st.booleans(),
+)
+def test_balances_before_the_pod_equal_per_node(
+    nodes: list[tuple[int, int, list[int]]], gpu_requested: bool, default_resources: bool
+) -> None:
+    """v1.36's balance without the pod, by array, is the per-node scorer on the
+    allocated lists, node for node (the score's halving could hide a difference of one)."""
+    handle = FakeHandle(
+        [
+            make_node(f"n{i}", cpu=f"{cpu}m", memory="4Gi", pods="110",
+                      extra={GPU: str(gpu)} if gpu else None)
+            for i, (cpu, gpu, _) in enumerate(nodes)
+        ],
+        features=release("1.36").features,
+    )
+    handle.vectorize = True
+    infos = handle.snapshot.list()
+    for i, (_, _, shapes) in enumerate(nodes):
+        for k, shape in enumerate(shapes):
+            infos[i].add_pod(make_pod(f"b{i}-{k}", requests=SHAPES[shape], node=infos[i].name))
+    plugin = _plugins(handle, "LeastAllocated")[2 if default_resources else 1]
+    scorer = plugin.scorer
+    requests = [1 if gpu_requested and r.name == GPU else 0 for r in scorer.resources]
+    stand_in = [1 if flag else 0 for flag in scorer.requested_scalars(requests)]
+    columns = infos[0].columns
+    assert columns is not None
+    index = np.array([ni.column_index for ni in infos], dtype=np.int64)
+    found = balances_before(scorer, stand_in, columns, index)
+    assert found is not None
+    expected = [balanced_resource_scorer(*scorer.lists(ni, stand_in)[1:]) for ni in infos]
+    assert found.tolist() == expected

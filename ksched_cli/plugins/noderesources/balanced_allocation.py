@@ -21,7 +21,7 @@ from ...framework.types import MAX_NODE_SCORE
 from ...lazy_numpy import np
 from ...versions.features import features_of
 from .resource_allocation import ResourceAllocationScorer
-from .vector import balanced_scores
+from .vector import balanced_scores, balances_before
 
 NAME = "NodeResourcesBalancedAllocation"
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -144,6 +144,9 @@ class BalancedAllocation:
             return balanced_resource_scorer(allocated, allocatable)
 
         def compute(positions: IntArray) -> IntArray:
+            found = balances_before(self.scorer, stand_in, columns, positions)
+            if found is not None:
+                return found
             infos = columns.infos
             values = (balance(infos[i]) for i in positions.tolist())
             return np.fromiter(values, dtype=np.int64, count=len(positions))

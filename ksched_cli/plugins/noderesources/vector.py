@@ -144,6 +144,29 @@ def balanced_scores(
     return result
 
 
+def balances_before(
+    scorer: ResourceAllocationScorer,
+    stand_in: Sequence[int],
+    columns: NodeColumns,
+    index: IntArray,
+) -> IntArray | None:
+    """v1.36: each node's balance before the pod (``lists``' allocated side) for up to two
+    resources; ``stand_in`` is 1 for each extended resource the pod requests, 0 else."""
+    pairs = _pairs(scorer, stand_in, columns, index)
+    if len(pairs) > 2:
+        return None
+    present = [alloc != 0 for alloc, _ in pairs]
+    allocated = [
+        np.where(p, req - extra, 0) for p, (_, req), extra in zip(present, pairs, stand_in,
+                                                                   strict=True)
+    ]
+    divisors = [
+        np.where(p, alloc, 1).astype(np.float64)
+        for p, (alloc, _) in zip(present, pairs, strict=True)
+    ]
+    return _balance(allocated, present, divisors, len(index))
+
+
 def _balance(
     requests: list[IntArray], present: list[BoolArray], divisors: list[FloatArray], count: int
 ) -> IntArray:
