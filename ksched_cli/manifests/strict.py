@@ -234,9 +234,9 @@ def _from_rows(rows: Any) -> Shape | None:
 def _is_row(row: Any, count: int) -> bool:
     if not (type(row) is tuple and len(row) == 7):
         return False
-    form, definition, type_name, allowed, ints, nested, inner = row
+    form, definition, go_name, allowed, ints, nested, inner = row
     return (type(form) is int and form in (OBJECT, LIST, MAP) and type(definition) is str
-            and type(type_name) is str and type(allowed) is tuple
+            and type(go_name) is str and type(allowed) is tuple
             and all(type(n) is str for n in allowed) and type(ints) is dict
             and all(type(k) is str and type(v) is str for k, v in ints.items())
             and type(nested) is dict
