@@ -17,7 +17,7 @@ object per shape of fields, shared by classes of the same shape, and kept betwee
 beside the bytecode by ``codecache``). The standard
 ``__dataclass_fields__`` is made by ``dataclasses`` itself, from a copy of the
 fields, when first read: ``fields``, ``replace``, ``asdict`` and ``is_dataclass`` see
-a real dataclass.
+a real dataclass; ``field_specs`` reads a record's fields without making it.
 
 Frozenness is checked statically (mypy reads ``frozen`` through
 ``dataclass_transform``), not by a ``__setattr__`` at run time. ``kw_only`` fields,

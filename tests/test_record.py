@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, ClassVar  # noqa: F401 (dataclasses resolves "ClassVar[int]" here)
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ksched_cli.record import record
+from ksched_cli.record import field_specs, record
 from tests.properties import bounded
 
 OPTIONS = [
@@ -169,6 +169,25 @@ def test_an_instance_compiles_init_and_leaves_the_fields_deferred() -> None:
     assert _fields_deferred(Derived) and _fields_deferred(Base)
     assert hash(Derived(1)) == hash(Derived(1))
     assert Derived.__init__.__qualname__ == f"{Derived.__qualname__}.__init__"
+
+
+def test_field_specs_say_what_dataclasses_fields_say_without_making_them() -> None:
+    @record(frozen=True)
+    class Base:
+        a: int
+
+    @record(frozen=True)
+    class Switches(Base):
+        on: bool = dataclasses.field(default=False, metadata={"release": "1.31"})
+        count: int = 3
+        hidden: ClassVar[int] = 0
+
+    specs = field_specs(Switches)
+    assert _fields_deferred(Switches)
+    seen = [(s.name, s.default, dict(s.metadata)) for s in specs]
+    assert seen == [("a", dataclasses.MISSING, {}), ("on", False, {"release": "1.31"}),
+                    ("count", 3, {})]
+    assert seen == [(f.name, f.default, dict(f.metadata)) for f in dataclasses.fields(Switches)]
 
 
 def _slotted_subclass(cls: type) -> Any:
