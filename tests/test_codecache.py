@@ -7,6 +7,7 @@ import marshal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -130,22 +131,41 @@ def test_kept_values_are_made_once_per_key(tmp_path: Path) -> None:
         made.append(value)
         return value
 
-    assert codecache.kept(path, "k1", lambda: make((1, "a"))) == (1, "a")
-    assert codecache.kept(path, "k1", lambda: make((2, "b"))) == (1, "a")  # kept
-    assert codecache.kept(path, "k2", lambda: make((3, "c"))) == (3, "c")  # key changed
+    assert codecache.kept(path, "k1", lambda: make((1, "a")), _same) == (1, "a")
+    assert codecache.kept(path, "k1", lambda: make((2, "b")), _same) == (1, "a")  # kept
+    assert codecache.kept(path, "k2", lambda: make((3, "c")), _same) == (3, "c")  # key changed
     assert made == [(1, "a"), (3, "c")]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _pair(value: Any) -> tuple[int, str]:
+    if not (isinstance(value, tuple) and len(value) == 2):
+        raise ValueError("not a pair")
+    return value[0], value[1]
+
+
+def test_a_kept_value_of_another_form_is_made_and_written_afresh(tmp_path: Path) -> None:
+    path = tmp_path / "v"
+    assert codecache.kept(str(path), "k", lambda: [1, 2, 3], _same) == [1, 2, 3]
+    assert codecache.kept(str(path), "k", lambda: (4, "d"), _pair) == (4, "d")  # made
+    assert codecache.kept(str(path), "k", lambda: (5, "e"), _pair) == (4, "d")  # rewritten
+    with pytest.raises(ValueError, match="not a pair"):  # make() itself must be right
+        codecache.kept(str(tmp_path / "w"), "k", lambda: [0], _pair)
 
 
 @pytest.mark.parametrize("content", [b"", b"garbage", codecache._magic() + marshal.dumps([1])])
 def test_a_bad_kept_file_means_making_afresh(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "v"
     path.write_bytes(content)
-    assert codecache.kept(str(path), "k", lambda: {"x": 1}) == {"x": 1}
-    assert codecache.kept(str(path), "k", lambda: {"x": 2}) == {"x": 1}  # rewritten
+    assert codecache.kept(str(path), "k", lambda: {"x": 1}, _same) == {"x": 1}
+    assert codecache.kept(str(path), "k", lambda: {"x": 2}, _same) == {"x": 1}  # rewritten
 
 
 def test_a_value_marshal_cannot_write_is_not_kept(tmp_path: Path) -> None:
     path = tmp_path / "v"
     value = object()
-    assert codecache.kept(str(path), "k", lambda: value) is value
+    assert codecache.kept(str(path), "k", lambda: value, _same) is value
     assert not list(tmp_path.iterdir())  # nor a temporary file left behind

@@ -154,14 +154,17 @@ def _value_at(data: bytes, starts: Sequence[int], start: int, i: int) -> Any:
 
 
 def _stored_layout(value: Any) -> Layout | None:
-    """A layout read back from the cache file, if it has the shape of one."""
-    if not (isinstance(value, tuple) and len(value) == 3):
+    """A layout read back from the cache file (None: a file laid out otherwise); a
+    ValueError for a value without the shape of one."""
+    if value is None:
         return None
+    if not (isinstance(value, tuple) and len(value) == 3):
+        raise ValueError("not a layout")
     names, starts, kinds = value
     if not (isinstance(names, tuple) and isinstance(starts, tuple) and isinstance(kinds, dict)
             and len(names) == len(starts) and all(type(n) is str for n in names)
             and all(type(at) is int for at in starts)):
-        return None
+        raise ValueError("not a layout")
     return names, starts, kinds
 
 
@@ -185,9 +188,9 @@ def definitions(version: str = KUBE_SCHEDULER_VERSION) -> Definitions:
         found = os.fstat(stream.fileno())
         data = stream.read()
     key = repr((str(path), found.st_size, found.st_mtime_ns, os.stat(__file__).st_mtime_ns))
-    stored = kept(cache_path(__file__, f".{path.parent.name}.layout"), key,
-                  lambda: _layout(data))
-    return Definitions(data, _stored_layout(stored), key, path.parent.name)
+    layout = kept(cache_path(__file__, f".{path.parent.name}.layout"), key,
+                  lambda: _layout(data), _stored_layout)
+    return Definitions(data, layout, key, path.parent.name)
 
 
 @cache

@@ -165,10 +165,7 @@ def kind_shape(api_version: str, kind: str, version: str = KUBE_SCHEDULER_VERSIO
         return _compile_kind(version, name)
     key = repr((defs.source, os.stat(__file__).st_mtime_ns))
     path = cache_path(__file__, f".{defs.tag}.{name}.shape")
-    stored = kept(path, key, lambda: _rows(_compile_kind(version, name)))
-    if stored == ():
-        return None
-    return _from_rows(stored) or _compile_kind(version, name)
+    return kept(path, key, lambda: _rows(_compile_kind(version, name)), _read_rows)
 
 
 def _compile_kind(version: str, name: str) -> Shape | None:
@@ -210,6 +207,17 @@ def _rows(root: Shape | None) -> tuple[Row, ...]:
     return tuple(rows)
 
 
+def _read_rows(rows: Any) -> Shape | None:
+    """The root shape of kept rows (None for no shape); a ValueError for rows of another
+    form, which are then compiled and written afresh."""
+    if rows == ():
+        return None
+    shape = _from_rows(rows)
+    if shape is None:
+        raise ValueError("not a kind's shapes")
+    return shape
+
+
 _KEPT_TYPES = {STRING: STRING, STRING_MAP: STRING_MAP, "int32": "int32", "int64": "int64"}
 
 
@@ -217,7 +225,7 @@ def _from_rows(rows: Any) -> Shape | None:
     """The root shape the rows describe; None for rows not of that form (the file can
     hold anything), so that the kind is compiled afresh. Integer and string fields are
     marked with this module's own constants: the checks compare them by identity."""
-    if type(rows) is not tuple or not all(_is_row(row, len(rows)) for row in rows):
+    if type(rows) is not tuple or not rows or not all(_is_row(row, len(rows)) for row in rows):
         return None
     shapes = [Shape(row[0], row[1]) for row in rows]
     for shape, (form, _, go_name, allowed, ints, nested, inner) in zip(shapes, rows, strict=True):

@@ -55,7 +55,7 @@ def test_a_kept_layout_gives_the_same_definitions(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The layout kept beside the bytecode stands for the scan: same names, same kinds;
-    a cache file that holds something else is scanned afresh."""
+    a cache file that holds something else is scanned afresh and rewritten."""
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     monkeypatch.setattr(schemas, "cache_path", lambda module, suffix: str(tmp_path / suffix))
     version = KUBE_SCHEDULER_VERSION
@@ -67,14 +67,31 @@ def test_a_kept_layout_gives_the_same_definitions(
     again = schemas.definitions(version)
     assert list(again) == list(scanned) and again.kinds() == scanned.kinds()
     assert again["io.k8s.api.core.v1.Pod"] == scanned["io.k8s.api.core.v1.Pod"]
-    files[0].write_bytes(codecache._magic() + marshal.dumps(("wrong key", None)))
-    schemas.definitions.cache_clear()
-    assert list(schemas.definitions(version)) == list(scanned)
+    magic = codecache._magic()
+    key, layout = marshal.loads(files[0].read_bytes()[len(magic):])
+    for stale in (("wrong key", None), (key, ("not", "a", "layout"))):
+        files[0].write_bytes(magic + marshal.dumps(stale))
+        schemas.definitions.cache_clear()
+        assert list(schemas.definitions(version)) == list(scanned)
+        assert marshal.loads(files[0].read_bytes()[len(magic):]) == (key, layout)  # rewritten
     schemas.definitions.cache_clear()
 
 
-def test_a_stored_layout_of_the_wrong_shape_is_not_used() -> None:
-    assert schemas._stored_layout(None) is None
-    assert schemas._stored_layout((("a",), (1, 2), {})) is None  # lengths differ
-    assert schemas._stored_layout(((1,), (1,), {})) is None  # a name that is not a string
+@pytest.mark.parametrize(
+    "value",
+    [
+        (("a",), (1, 2), {}),  # lengths differ
+        ((1,), (1,), {}),  # a name that is not a string
+        (("a",), ("1",), {}),  # a start that is not a number
+        (("a",), (1,)),
+        ["a"],
+    ],
+)
+def test_a_stored_layout_of_the_wrong_shape_is_refused(value: object) -> None:
+    with pytest.raises(ValueError, match="not a layout"):
+        schemas._stored_layout(value)
+
+
+def test_a_stored_layout_reads_back() -> None:
+    assert schemas._stored_layout(None) is None  # a file laid out otherwise
     assert schemas._stored_layout((("a",), (1,), {})) == (("a",), (1,), {})

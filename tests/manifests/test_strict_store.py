@@ -101,6 +101,7 @@ _ROW: tuple[Any, ...] = (strict.OBJECT, "", "T", ("a",), {}, {}, -1)
         ((strict.OBJECT, "", "T", ("a",), {"a": "int8"}, {}, -1),),  # not a kept type
         ((strict.OBJECT, "", "T", (1,), {}, {}, -1),),  # a field name that is no string
         ((strict.OBJECT, b"", "T", ("a",), {}, {}, -1),),
+        (),  # no rows: "no shape" is told apart before rows are read
     ],
 )
 def test_rows_of_another_form_are_not_used(rows: Any) -> None:
@@ -111,7 +112,7 @@ def test_a_kept_shape_stands_for_the_compile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Written on the first use, read on the next; a file with the right key but rows of
-    another form is compiled afresh, one with another key is rewritten."""
+    another form, or with another key, is compiled afresh and rewritten."""
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     monkeypatch.setattr(strict, "cache_path", lambda module, suffix: str(tmp_path / suffix))
     expected = strict._rows(_compiled("v1", "Pod"))
@@ -128,10 +129,9 @@ def test_a_kept_shape_stands_for_the_compile(
         key, stored = marshal.loads(path.read_bytes()[len(magic):])
         assert stored == expected
         assert strict._rows(fresh()) == expected
-        path.write_bytes(magic + marshal.dumps((key, ((9,),))))
-        assert strict._rows(fresh()) == expected
-        path.write_bytes(magic + marshal.dumps(("another file", ((9,),))))
-        assert strict._rows(fresh()) == expected
-        assert marshal.loads(path.read_bytes()[len(magic):]) == (key, expected)
+        for stale in ((key, ((9,),)), ("another file", expected)):
+            path.write_bytes(magic + marshal.dumps(stale))
+            assert strict._rows(fresh()) == expected
+            assert marshal.loads(path.read_bytes()[len(magic):]) == (key, expected)
     finally:
         strict.kind_shape.cache_clear()
