@@ -42,10 +42,6 @@ def _timed(args: list[str]) -> tuple[subprocess.CompletedProcess[str], float, fl
     return result, wall, cpu
 
 
-def _write(docs: Iterator[Doc], path: Path) -> None:
-    write_manifests(docs, path)
-
-
 def capacity_cluster(nodes: int) -> Iterator[Doc]:
     for i in range(nodes):
         yield node(i, cpu="4", memory="16Gi")
@@ -66,8 +62,8 @@ def drain_cluster(nodes: int) -> Iterator[Doc]:
 
 def bench_capacity(nodes: int, tmp: Path) -> dict[str, object]:
     cluster, template = tmp / "cluster.yaml", tmp / "pod.yaml"
-    _write(capacity_cluster(nodes), cluster)
-    _write(iter([pod("small", "500m", "1Gi")]), template)
+    write_manifests(capacity_cluster(nodes), cluster)
+    write_manifests([pod("small", "500m", "1Gi")], template)
     result, wall, cpu = _timed([KSCHED, "capacity", str(template), str(cluster), "-o", "json"])
     assert result.returncode == 0, result.stderr
     count = json.loads(result.stdout)["count"]
@@ -78,7 +74,7 @@ def bench_capacity(nodes: int, tmp: Path) -> dict[str, object]:
 
 def bench_drain(nodes: int, tmp: Path) -> dict[str, object]:
     cluster = tmp / "cluster.yaml"
-    _write(drain_cluster(nodes), cluster)
+    write_manifests(drain_cluster(nodes), cluster)
     _, plain_wall, plain_cpu = _timed([KSCHED, "plan", str(cluster)])
     result, wall, cpu = _timed([KSCHED, "plan", str(cluster), "--drain", "node-00000"])
     assert result.returncode == 0, result.stderr

@@ -228,9 +228,7 @@ def _from_rows(rows: Any) -> Shape | None:
     if type(rows) is not tuple or not rows or not all(_is_row(row, len(rows)) for row in rows):
         return None
     shapes = [Shape(row[0], row[1]) for row in rows]
-    for shape, (form, _, go_name, allowed, ints, nested, inner) in zip(shapes, rows, strict=True):
-        if (inner < 0) != (form == OBJECT) or any(v not in _KEPT_TYPES for v in ints.values()):
-            return None
+    for shape, (_, _, go_name, allowed, ints, nested, inner) in zip(shapes, rows, strict=True):
         shape.type_name, shape.allowed = go_name, frozenset(allowed)
         shape.ints = {field: _KEPT_TYPES[v] for field, v in ints.items()}
         shape.nested = {field: shapes[at] for field, at in nested.items()}
@@ -240,17 +238,21 @@ def _from_rows(rows: Any) -> Shape | None:
 
 
 def _is_row(row: Any, count: int) -> bool:
+    """One row of the form ``_rows`` writes, naming rows among ``count``; an object's
+    row has no inner shape, a list's or a map's has one."""
     if not (type(row) is tuple and len(row) == 7):
         return False
     form, definition, go_name, allowed, ints, nested, inner = row
     return (type(form) is int and form in (OBJECT, LIST, MAP) and type(definition) is str
             and type(go_name) is str and type(allowed) is tuple
             and all(type(n) is str for n in allowed) and type(ints) is dict
-            and all(type(k) is str and type(v) is str for k, v in ints.items())
+            and all(type(k) is str and type(v) is str and v in _KEPT_TYPES
+                    for k, v in ints.items())
             and type(nested) is dict
             and all(type(k) is str and type(v) is int and 0 <= v < count
                     for k, v in nested.items())
-            and type(inner) is int and -1 <= inner < count)
+            and type(inner) is int and -1 <= inner < count
+            and (inner < 0) == (form == OBJECT))
 
 
 def field_problems(raw: Any, shape: Shape) -> list[tuple[str, str]]:

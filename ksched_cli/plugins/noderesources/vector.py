@@ -131,11 +131,7 @@ def balanced_scores(
     pairs = _pairs(scorer, pod_requests, columns, index)
     if len(pairs) > 2:
         return None
-    present = [alloc != 0 for alloc, _ in pairs]
-    divisors = [
-        np.where(p, alloc, 1).astype(np.float64)
-        for p, (alloc, _) in zip(present, pairs, strict=True)
-    ]
+    present, divisors = _present_and_divisors(pairs)
     with_pod = _balance([req for _, req in pairs], present, divisors, len(index))
     if without is None:
         return with_pod
@@ -155,16 +151,25 @@ def balances_before(
     pairs = _pairs(scorer, stand_in, columns, index)
     if len(pairs) > 2:
         return None
-    present = [alloc != 0 for alloc, _ in pairs]
+    present, divisors = _present_and_divisors(pairs)
     allocated = [
-        np.where(p, req - extra, 0) for p, (_, req), extra in zip(present, pairs, stand_in,
-                                                                   strict=True)
+        np.where(p, req - extra, 0)
+        for p, (_, req), extra in zip(present, pairs, stand_in, strict=True)
     ]
+    return _balance(allocated, present, divisors, len(index))
+
+
+def _present_and_divisors(
+    pairs: list[tuple[IntArray, IntArray]],
+) -> tuple[list[BoolArray], list[FloatArray]]:
+    """Per resource: the nodes that have it, and its allocatable as float64 (1 where
+    absent, a divisor that is never used)."""
+    present = [alloc != 0 for alloc, _ in pairs]
     divisors = [
         np.where(p, alloc, 1).astype(np.float64)
         for p, (alloc, _) in zip(present, pairs, strict=True)
     ]
-    return _balance(allocated, present, divisors, len(index))
+    return present, divisors
 
 
 def _balance(
